@@ -1,0 +1,106 @@
+// Committed migrations: load them, diff the schema against them, apply them.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { MigrationList } from '@prisma/schema-engine-wasm';
+import { migrationsDir, openSchemaEngine, schemaPath } from './engine.ts';
+
+const noFilters = { externalTables: [], externalEnums: [] };
+
+export async function loadMigrationList(): Promise<MigrationList> {
+  await mkdir(migrationsDir, { recursive: true });
+  const entries = (await readdir(migrationsDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const lockPath = path.join(migrationsDir, 'migration_lock.toml');
+  const lock = await readFile(lockPath, 'utf8').catch(() => null);
+  return {
+    baseDir: migrationsDir,
+    lockfile: { path: 'migration_lock.toml', content: lock },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      entries.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: { tag: 'ok' as const, value: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') },
+        },
+      })),
+    ),
+  };
+}
+
+/** An in-memory PGlite as main database, with a second one as its shadow database. */
+function inMemoryFactory(): { factory: SqlMigrationAwareDriverAdapterFactory; close(): Promise<void> } {
+  const main = new PGlite();
+  const shadows: PGlite[] = [];
+  const base = new PrismaPGlite(main);
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    connect: () => base.connect(),
+    connectToShadowDb: async () => {
+      const shadow = new PGlite();
+      shadows.push(shadow);
+      return new PrismaPGlite(shadow).connect();
+    },
+  };
+  return { factory, close: async () => void (await Promise.all([main, ...shadows].map((db) => db.close()))) };
+}
+
+/** SQL that takes a database from the committed migrations to the current schema; '' when none. */
+export async function diffSchemaAgainstMigrations(): Promise<string> {
+  const { factory, close } = inMemoryFactory();
+  try {
+    const engine = await openSchemaEngine(factory);
+    const result = await engine.diff({
+      from: { tag: 'migrations', ...(await loadMigrationList()) },
+      to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: await readFile(schemaPath, 'utf8') }] },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    engine.free();
+    return normaliseScript(result.stdout ?? '');
+  } finally {
+    await close();
+  }
+}
+
+// The engine says "empty migration" in a comment when nothing differs.
+function normaliseScript(script: string): string {
+  const meaningful = script
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('--'))
+    .join('\n');
+  return meaningful === '' ? '' : script;
+}
+
+export async function writeMigration(name: string, sql: string): Promise<string> {
+  const safe = name.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  const dir = path.join(migrationsDir, `${stamp}_${safe}`);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'migration.sql'), sql);
+  await writeFile(
+    path.join(migrationsDir, 'migration_lock.toml'),
+    '# Written by npm run db:diff; do not edit.\nprovider = "postgresql"\n',
+  );
+  return dir;
+}
+
+export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const engine = await openSchemaEngine(factory);
+  try {
+    const { appliedMigrationNames } = await engine.applyMigrations({
+      migrationsList: await loadMigrationList(),
+      filters: noFilters,
+    });
+    return appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}

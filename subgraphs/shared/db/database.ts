@@ -1,0 +1,103 @@
+// One database handle for the process: Prisma Client 7 over a driver adapter, PGlite by default,
+// PostgreSQL when DATABASE_URL says so. Also the raw pieces that migrations and LISTEN need.
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient } from './generated/client.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  kind: 'pglite' | 'postgresql';
+  prisma: PrismaClient;
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** Plain SQL for the few places that do not go through Prisma (health checks, LISTEN). */
+  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+  describe: string;
+}
+
+export interface DatabaseOptions {
+  /** postgresql://… for PostgreSQL; otherwise PGlite in dataDir ('memory://' for an in-memory one). */
+  url?: string;
+  dataDir?: string;
+  poolSize?: number;
+}
+
+// Named prepared statements let PostgreSQL skip planning on the hot path.
+const statementName = (query: { sql: string }) => `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}`;
+
+export function openDatabase(options: DatabaseOptions = {}): Database {
+  const url = options.url ?? process.env.DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize);
+  return openPglite(options.dataDir ?? process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite'));
+}
+
+function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => undefined);
+  const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const listeners = new Set<pg.Client>();
+  return {
+    kind: 'postgresql',
+    prisma,
+    adapterFactory,
+    describe: url.replace(/\/\/[^@]*@/, '//***@'),
+    query: (sql, params) => pool.query(sql, params as unknown[]),
+    async listen(channel, onNotify) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      await client.connect();
+      listeners.add(client);
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        listeners.delete(client);
+        await client.end().catch(() => undefined);
+      };
+    },
+    async close() {
+      await prisma.$disconnect();
+      await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
+      await pool.end();
+    },
+  };
+}
+
+function openPglite(dataDir: string): Database {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(inMemory ? undefined : dataDir);
+  const adapterFactory = new PrismaPGlite(client);
+  // PGlite keeps one session: its shadow database for the schema engine is a second, in-memory one.
+  const migrationFactory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: adapterFactory.provider,
+    adapterName: adapterFactory.adapterName,
+    connect: () => adapterFactory.connect(),
+    connectToShadowDb: () => new PrismaPGlite(new PGlite()).connect(),
+  };
+  const prisma = new PrismaClient({ adapter: adapterFactory });
+  return {
+    kind: 'pglite',
+    prisma,
+    adapterFactory: migrationFactory,
+    describe: inMemory ? 'PGlite (in memory)' : `PGlite (${dataDir})`,
+    query: (sql, params) => client.query(sql, params as unknown[]) as Promise<{ rows: Record<string, unknown>[] }>,
+    async listen(channel, onNotify) {
+      return client.listen(channel, onNotify);
+    },
+    async close() {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}
