@@ -6,3 +6,4 @@ const db = openDatabase();
 const applied = await applyMigrations(db.adapterFactory);
 console.log(applied.length ? `Applied to ${db.describe}: ${applied.join(', ')}` : `${db.describe} is up to date.`);
 await db.close();
+process.exit(0);

@@ -1,0 +1,439 @@
+// The demo world of shared/demo-world.md: exact ids and credentials. Loaded into an empty database on
+// first start, by `npm run db:seed`, and by every end-to-end test. Secrets are stored hashed.
+import type { Db } from '../../subgraphs/shared/db/database.ts';
+import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
+import { SCOPES } from '../../subgraphs/shared/scopes.ts';
+
+export const DEMO = {
+  password: 'demo-password',
+  apiKeys: { org_demo: 'demo-org-key-0001', org_rival: 'demo-org-key-0002' },
+  clients: {
+    app_demo: 'demo-app-secret',
+    app_noesports: 'demo-noesports-secret',
+    app_transfer: 'demo-transfer-secret',
+  },
+  tokens: {
+    app: 'demo-token-app',
+    readonly: 'demo-token-readonly',
+    alice: 'demo-token-alice',
+    dave: 'demo-token-dave',
+    noesports: 'demo-token-noesports',
+  },
+} as const;
+
+const FAR_FUTURE = new Date('2100-01-01T00:00:00.000Z');
+const MAPS = ['ancient', 'anubis', 'dust2', 'inferno', 'mirage', 'nuke', 'train'];
+const TEAMS = ['alpha', 'bravo', 'charlie', 'delta'];
+
+/** A small deterministic generator, so the demo statistics are the same on every machine. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return (max: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % max;
+  };
+}
+
+export async function isDemoWorldLoaded(db: Db): Promise<boolean> {
+  return (await db.organisation.count({ where: { id: 'org_demo' } })) > 0;
+}
+
+/** Loads the demo world unless it is there already; true when it loaded it. */
+export async function loadDemoWorldIfEmpty(db: Db): Promise<boolean> {
+  if (await isDemoWorldLoaded(db)) return false;
+  await loadDemoWorld(db);
+  return true;
+}
+
+export async function loadDemoWorld(db: Db): Promise<void> {
+  const passwordHash = hashSecret(DEMO.password);
+  const t0 = Date.parse('2026-01-05T12:00:00.000Z');
+  const at = (minutes: number) => new Date(t0 + minutes * 60_000);
+
+  await db.$transaction(
+    async (tx) => {
+      await tx.organisation.createMany({
+        data: [
+          { id: 'org_demo', name: 'Demo Esports League', slug: 'demo-esports-league', createdAt: at(0) },
+          { id: 'org_rival', name: 'Rival Cup Series', slug: 'rival-cup-series', createdAt: at(1) },
+        ],
+      });
+      await tx.organisationApiKey.createMany({
+        data: [
+          { id: 'key_demo', organisationId: 'org_demo', keyHash: sha256(DEMO.apiKeys.org_demo), prefix: 'demo-org' },
+          { id: 'key_rival', organisationId: 'org_rival', keyHash: sha256(DEMO.apiKeys.org_rival), prefix: 'demo-org' },
+        ],
+      });
+
+      // Users: the five named ones plus the rest of the four rosters.
+      const named = [
+        { id: 'usr_alice', username: 'alice', displayName: 'Alice Admin', nationality: 'SE' },
+        { id: 'usr_bob', username: 'bob', displayName: 'Bob', nationality: 'DE' },
+        { id: 'usr_carol', username: 'carol', displayName: 'Carol', nationality: 'FR' },
+        { id: 'usr_dave', username: 'dave', displayName: 'Dave Rival', nationality: 'GB' },
+        { id: 'usr_erin', username: 'erin', displayName: 'Erin', nationality: 'US' },
+      ];
+      const rosters: Record<string, string[]> = {};
+      const extra: typeof named = [];
+      for (const team of TEAMS) {
+        const roster = team === 'alpha' ? ['usr_bob'] : team === 'bravo' ? ['usr_carol'] : [];
+        for (let n = roster.length + 1; roster.length < 5; n++) {
+          const id = `usr_${team}_${n}`;
+          roster.push(id);
+          extra.push({ id, username: `${team}${n}`, displayName: `${team[0].toUpperCase()}${team.slice(1)} Player ${n}`, nationality: 'DK' });
+        }
+        rosters[team] = roster;
+      }
+      await tx.user.createMany({
+        data: [...named, ...extra].map((user, index) => ({
+          ...user,
+          email: `${user.username}@demo.example`,
+          passwordHash,
+          imageUrl: `https://cdn.example.test/avatars/${user.username}.png`,
+          primaryPlatform: 'steam',
+          platforms: ['steam'],
+          createdAt: at(10 + index),
+        })),
+      });
+      await tx.organisationMember.createMany({
+        data: [
+          { organisationId: 'org_demo', userId: 'usr_alice', role: 'administrator' },
+          { organisationId: 'org_rival', userId: 'usr_dave', role: 'administrator' },
+        ],
+      });
+      await tx.team.createMany({
+        data: TEAMS.map((team, index) => ({
+          id: `team_${team}`,
+          name: `Team ${team[0].toUpperCase()}${team.slice(1)}`,
+          logoUrl: `https://cdn.example.test/teams/${team}.png`,
+          createdAt: at(50 + index),
+        })),
+      });
+      await tx.teamMember.createMany({
+        data: TEAMS.flatMap((team) =>
+          rosters[team].map((userId, index) => ({ teamId: `team_${team}`, userId, role: index === 0 ? 'captain' : 'player' })),
+        ),
+      });
+      await tx.map.createMany({
+        data: MAPS.map((name) => ({ id: `map_${name}`, name: name === 'dust2' ? 'Dust II' : name[0].toUpperCase() + name.slice(1), imageUrl: `https://cdn.example.test/maps/${name}.png` })),
+      });
+
+      // Events.
+      const event = (id: string, organisationId: string, name: string, state: string, minutes: number, extra = {}) => ({
+        id,
+        organisationId,
+        name,
+        slug: id.replace(/^evt_/, '').replace(/_/g, '-'),
+        type: 'cup',
+        visibility: 'public',
+        state,
+        platform: 'pc',
+        currency: 'EUR',
+        region: 'eu',
+        bannerUrl: `https://cdn.example.test/events/${id}.png`,
+        description: `${name} (demo event).`,
+        createdAt: at(minutes),
+        ...extra,
+      });
+      await tx.event.createMany({
+        data: [
+          event('evt_draft', 'org_demo', 'Demo Draft Cup', 'draft', 100, { firstStageId: 'stg_draft_main' }),
+          event('evt_open', 'org_demo', 'Demo Open', 'scheduled', 101, { firstStageId: 'stg_open_groups', revision: 5 }),
+          event('evt_live', 'org_demo', 'Demo Live Series', 'live', 102, { firstStageId: 'stg_live_a' }),
+          event('evt_done', 'org_demo', 'Demo Finals 2025', 'completed', 103, { firstStageId: 'stg_done_main', completedAt: at(5000) }),
+          event('evt_rival', 'org_rival', 'Rival Cup', 'scheduled', 104, { firstStageId: 'stg_rival_main' }),
+        ],
+      });
+      await tx.organisation.update({ where: { id: 'org_demo' }, data: { eventsVersion: 4 } });
+      await tx.organisation.update({ where: { id: 'org_rival' }, data: { eventsVersion: 1 } });
+      await tx.stage.createMany({
+        data: [
+          { id: 'stg_draft_main', eventId: 'evt_draft', name: 'Main Stage', format: 'single_elimination', bestOf: 3, position: 1 },
+          { id: 'stg_open_groups', eventId: 'evt_open', name: 'Group Stage', format: 'round_robin', bestOf: 1, position: 1 },
+          { id: 'stg_live_a', eventId: 'evt_live', name: 'Stage A', format: 'swiss', bestOf: 1, position: 1, status: 'running' },
+          { id: 'stg_live_b', eventId: 'evt_live', name: 'Stage B', format: 'round_robin', bestOf: 1, position: 2, status: 'running' },
+          { id: 'stg_done_main', eventId: 'evt_done', name: 'Main Stage', format: 'round_robin', bestOf: 1, position: 1, status: 'completed' },
+          { id: 'stg_rival_main', eventId: 'evt_rival', name: 'Main Stage', format: 'double_elimination', bestOf: 3, position: 1 },
+        ],
+      });
+      await tx.group.createMany({
+        data: [
+          { id: 'grp_open_a', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group A', position: 1 },
+          { id: 'grp_open_b', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group B', position: 2 },
+          { id: 'grp_live_a1', eventId: 'evt_live', stageId: 'stg_live_a', name: 'Group A1', position: 1 },
+        ],
+      });
+      await tx.round.createMany({
+        data: [
+          { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' },
+          { id: 'rnd_open_b1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_b', number: 1, name: 'Round 1' },
+        ],
+      });
+
+      // Participants: one per team in each event that has them.
+      const participants: { id: string; eventId: string; teamId: string; status: string; selectedGroupIds: string[] }[] = [
+        { id: 'par_alpha', eventId: 'evt_open', teamId: 'team_alpha', status: 'confirmed', selectedGroupIds: ['grp_open_a'] },
+        { id: 'par_bravo', eventId: 'evt_open', teamId: 'team_bravo', status: 'confirmed', selectedGroupIds: ['grp_open_a'] },
+        { id: 'par_delta', eventId: 'evt_open', teamId: 'team_delta', status: 'confirmed', selectedGroupIds: ['grp_open_b'] },
+        { id: 'par_charlie', eventId: 'evt_open', teamId: 'team_charlie', status: 'registered', selectedGroupIds: [] },
+        { id: 'par_rival_alpha', eventId: 'evt_rival', teamId: 'team_alpha', status: 'registered', selectedGroupIds: [] },
+        { id: 'par_rival_bravo', eventId: 'evt_rival', teamId: 'team_bravo', status: 'registered', selectedGroupIds: [] },
+      ];
+      for (const evt of ['live', 'done']) {
+        for (const team of TEAMS) {
+          participants.push({ id: `par_${evt}_${team}`, eventId: `evt_${evt}`, teamId: `team_${team}`, status: 'confirmed', selectedGroupIds: [] });
+        }
+      }
+      await tx.participant.createMany({
+        data: participants.map((p, index) => ({ ...p, signupAnswers: { discord: `${p.teamId}#0001` }, createdAt: at(200 + index) })),
+      });
+      await tx.lineupMember.createMany({
+        data: participants.flatMap((p) =>
+          rosters[p.teamId.replace('team_', '')].map((userId, index) => ({ participantId: p.id, userId, role: index === 0 ? 'captain' : 'player' })),
+        ),
+      });
+
+      // Matches. evt_open: mtc_open_1 (completed, alpha vs bravo) and mtc_open_2 (delta placed).
+      type MatchSeed = { id: string; eventId: string; stageId: string; groupId: string | null; a: string; b: string; status: string; minutes: number };
+      const matches: MatchSeed[] = [
+        { id: 'mtc_open_1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', a: 'par_alpha', b: 'par_bravo', status: 'completed', minutes: 300 },
+        { id: 'mtc_open_2', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_b', a: 'par_delta', b: 'par_alpha', status: 'scheduled', minutes: 400 },
+      ];
+      const pairs = [['alpha', 'bravo'], ['charlie', 'delta'], ['alpha', 'charlie'], ['bravo', 'delta'], ['alpha', 'delta'], ['bravo', 'charlie']];
+      const addSeries = (evt: string, stageId: string, groupId: string | null, count: number, prefix: string, status: (n: number) => string) => {
+        for (let n = 1; n <= count; n++) {
+          const [a, b] = pairs[n % pairs.length];
+          matches.push({ id: `${prefix}_${String(n).padStart(3, '0')}`, eventId: `evt_${evt}`, stageId, groupId, a: `par_${evt}_${a}`, b: `par_${evt}_${b}`, status: status(n), minutes: 1000 + n });
+        }
+      };
+      // stg_live_a: 150 matches, the first 60 in group grp_live_a1; stg_live_b: 120.
+      addSeries('live', 'stg_live_a', null, 150, 'mtc_live_a', (n) => (n <= 100 ? 'completed' : n <= 104 ? 'live' : 'scheduled'));
+      addSeries('live', 'stg_live_b', null, 120, 'mtc_live_b', (n) => (n <= 80 ? 'completed' : 'scheduled'));
+      for (const m of matches) if (m.stageId === 'stg_live_a' && Number(m.id.slice(-3)) <= 60) m.groupId = 'grp_live_a1';
+      addSeries('done', 'stg_done_main', null, 250, 'mtc_done', () => 'completed');
+
+      const rnd = random(20260105);
+      const matchRows = matches.map((m) => {
+        const completed = m.status === 'completed';
+        const scoreA = completed ? (rnd(2) === 0 ? 1 : 0) : null;
+        return {
+          id: m.id,
+          eventId: m.eventId,
+          stageId: m.stageId,
+          groupId: m.groupId,
+          roundId: m.id === 'mtc_open_1' ? 'rnd_open_a1' : m.id === 'mtc_open_2' ? 'rnd_open_b1' : null,
+          participantAId: m.a,
+          participantBId: m.b,
+          scoreA,
+          scoreB: scoreA === null ? null : 1 - scoreA,
+          bestOf: 1,
+          status: m.status,
+          scheduledAt: at(m.minutes),
+          completedAt: completed ? at(m.minutes + 60) : null,
+          createdAt: at(m.minutes),
+        };
+      });
+      await tx.match.createMany({ data: matchRows });
+      await tx.matchMap.createMany({
+        data: matchRows.map((m, index) => ({
+          matchId: m.id,
+          position: 1,
+          mapId: `map_${MAPS[index % MAPS.length]}`,
+          scoreA: m.scoreA === null ? null : m.scoreA ? 13 : 13 - 2 - rnd(9),
+          scoreB: m.scoreB === null ? null : m.scoreB ? 13 : 13 - 2 - rnd(9),
+          winner: m.scoreA === null ? null : m.scoreA ? 'a' : 'b',
+        })),
+      });
+
+      // Player statistics of every completed match: five players a side.
+      const lineupOf = new Map(participants.map((p) => [p.id, rosters[p.teamId.replace('team_', '')]]));
+      const displayNameOf = new Map([...named, ...extra].map((u) => [u.id, u.displayName]));
+      const stats = matchRows
+        .filter((m) => m.status === 'completed')
+        .flatMap((m, mi) => {
+          const rounds = 20 + (mi % 6);
+          const aRounds = m.scoreA ? 13 : rounds - 13;
+          return (['a', 'b'] as const).flatMap((side) =>
+            lineupOf.get(side === 'a' ? m.participantAId : m.participantBId)!.map((userId) => {
+              const won = side === 'a' ? m.scoreA === 1 : m.scoreB === 1;
+              const kills = 8 + rnd(18);
+              const deaths = 8 + rnd(14);
+              const survived = Math.max(0, rounds - deaths);
+              return {
+                matchId: m.id,
+                profileId: `prf_${userId.slice(4)}`,
+                eventId: m.eventId,
+                stageId: m.stageId,
+                groupId: m.groupId,
+                userId,
+                displayName: displayNameOf.get(userId)!,
+                roundsPlayed: rounds,
+                roundsWon: side === 'a' ? aRounds : rounds - aRounds,
+                won,
+                kills,
+                deaths,
+                assists: 2 + rnd(8),
+                headshots: Math.floor(kills * (0.3 + rnd(40) / 100)),
+                openingKills: rnd(5),
+                openingDeaths: rnd(5),
+                plants: side === 'a' ? rnd(5) : rnd(2),
+                defuserDisables: side === 'b' ? rnd(3) : rnd(2),
+                clutchSituations: rnd(4),
+                clutchWins: rnd(2),
+                kastRounds: Math.min(rounds, Math.floor(rounds * (0.55 + rnd(30) / 100))),
+                survivedRounds: survived,
+                damage: kills * 85 + rnd(400),
+              };
+            }),
+          );
+        });
+      await tx.playerMatchStat.createMany({ data: stats });
+
+      await tx.invitation.createMany({
+        data: [{ id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: at(250) }],
+      });
+      await tx.standing.createMany({
+        data: [
+          { id: 'std_open_a_alpha', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', rank: 1, played: 1, wins: 1, points: 3 },
+          { id: 'std_open_a_bravo', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_bravo', rank: 2, played: 1, losses: 1, points: 0 },
+          { id: 'std_open_b_delta', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_b', participantId: 'par_delta', rank: 1 },
+        ],
+      });
+      await tx.broadcastConfig.create({
+        data: { eventId: 'evt_open', streamUrl: 'https://twitch.example.test/demo', youtubeUrl: 'https://youtube.example.test/demo', overlayTheme: 'dark', primaryColor: '#ff5500', delaySeconds: 30 },
+      });
+      await tx.playday.create({ data: { id: 'pd_open_1', eventId: 'evt_open', name: 'Playday 1', date: at(300), liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0 } });
+      await tx.playdayStaff.createMany({
+        data: [
+          { playdayId: 'pd_open_1', userId: 'usr_alice', role: 'producer' },
+          { playdayId: 'pd_open_1', userId: 'usr_erin', role: 'caster' },
+        ],
+      });
+      await tx.eventMapPool.createMany({ data: MAPS.map((name, index) => ({ eventId: 'evt_open', mapId: `map_${name}`, position: index + 1 })) });
+      await tx.vetoConfiguration.createMany({
+        data: [
+          {
+            eventId: 'evt_open',
+            bestOf: 1,
+            steps: [
+              { action: 'ban', team: 'a' }, { action: 'ban', team: 'b' }, { action: 'ban', team: 'a' },
+              { action: 'ban', team: 'b' }, { action: 'ban', team: 'a' }, { action: 'ban', team: 'b' },
+              { action: 'decider', team: null },
+            ],
+          },
+        ],
+      });
+
+      // Match chat of mtc_open_1.
+      await tx.chatMessage.createMany({
+        data: [
+          { id: 'msg_hello', matchId: 'mtc_open_1', type: 'text', actorType: 'user', actorId: 'usr_bob', content: 'Hello and good luck!', senderSide: 'a', visibility: 'public', revision: 3, createdAt: at(290) },
+          { id: 'msg_deleted', matchId: 'mtc_open_1', type: 'text', actorType: 'user', actorId: 'usr_carol', content: null, senderSide: 'b', visibility: 'public', deleted: true, revision: 2, createdAt: at(291) },
+        ],
+      });
+      await tx.chatReaction.createMany({
+        data: [
+          { messageId: 'msg_hello', emoji: '🔥', actorType: 'application', actorId: 'app_demo' },
+          { messageId: 'msg_hello', emoji: '🔥', actorType: 'user', actorId: 'usr_bob' },
+          { messageId: 'msg_hello', emoji: '👍', actorType: 'user', actorId: 'usr_carol' },
+        ],
+      });
+
+      // Applications, entitlements, installations, tokens.
+      await tx.application.createMany({
+        data: [
+          { id: 'app_demo', name: 'Demo App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_demo), grantedScopes: [...SCOPES], redirectUris: ['http://localhost:8080/callback'], createdAt: at(20) },
+          { id: 'app_noesports', name: 'No Esports App', ownerType: 'organisation', ownerId: 'org_rival', clientSecretHash: hashSecret(DEMO.clients.app_noesports), grantedScopes: [...SCOPES], redirectUris: [], createdAt: at(21) },
+          { id: 'app_transfer', name: 'Transfer App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_transfer), grantedScopes: [], redirectUris: [], createdAt: at(22) },
+        ],
+      });
+      await tx.entitlement.create({ data: { ownerType: 'organisation', ownerId: 'org_demo', name: 'esports_data' } });
+      await tx.installation.createMany({
+        data: [
+          { id: 'ins_demo_org', applicationId: 'app_demo', targetType: 'organisation', targetId: 'org_demo', status: 'active', createdAt: at(30) },
+          { id: 'ins_demo_bob', applicationId: 'app_demo', targetType: 'user', targetId: 'usr_bob', status: 'active', createdAt: at(31) },
+          { id: 'ins_demo_carol', applicationId: 'app_demo', targetType: 'user', targetId: 'usr_carol', status: 'revoked', createdAt: at(32), revokedAt: at(40) },
+          { id: 'ins_noesports_org', applicationId: 'app_noesports', targetType: 'organisation', targetId: 'org_rival', status: 'active', createdAt: at(33) },
+        ],
+      });
+      const token = (id: string, plain: string, applicationId: string, actor: { userId?: string }, scopes: string[]) => ({
+        id,
+        tokenHash: sha256(plain),
+        applicationId,
+        actorType: actor.userId ? 'user' : 'application',
+        userId: actor.userId ?? null,
+        scopes,
+        expiresAt: FAR_FUTURE,
+      });
+      await tx.accessToken.createMany({
+        data: [
+          token('tok_demo_app', DEMO.tokens.app, 'app_demo', {}, [...SCOPES]),
+          token('tok_demo_readonly', DEMO.tokens.readonly, 'app_demo', {}, []),
+          token('tok_demo_alice', DEMO.tokens.alice, 'app_demo', { userId: 'usr_alice' }, [...SCOPES]),
+          token('tok_demo_dave', DEMO.tokens.dave, 'app_demo', { userId: 'usr_dave' }, [...SCOPES]),
+          token('tok_demo_noesports', DEMO.tokens.noesports, 'app_noesports', {}, [...SCOPES]),
+        ],
+      });
+      await tx.ownerTransfer.createMany({
+        data: [
+          { id: 'otr_pending', applicationId: 'app_transfer', fromOwnerType: 'organisation', fromOwnerId: 'org_demo', toOwnerType: 'organisation', toOwnerId: 'org_rival', status: 'pending', expiresAt: FAR_FUTURE },
+          { id: 'otr_expired', applicationId: 'app_transfer', fromOwnerType: 'organisation', fromOwnerId: 'org_demo', toOwnerType: 'organisation', toOwnerId: 'org_rival', status: 'pending', expiresAt: new Date('2020-01-01T00:00:00.000Z') },
+          { id: 'otr_done', applicationId: 'app_transfer', fromOwnerType: 'organisation', fromOwnerId: 'org_rival', toOwnerType: 'organisation', toOwnerId: 'org_demo', status: 'accepted', revision: 2, expiresAt: FAR_FUTURE, acceptedAt: at(60) },
+        ],
+      });
+      await tx.webhookEndpoint.create({
+        data: { id: 'whe_demo', applicationId: 'app_demo', name: 'Demo endpoint', url: 'https://hooks.example.test/demo', subscribedEvents: ['event.published', 'stage.created'], status: 'active', secret: 'whsec_ZGVtby13ZWJob29rLXNpZ25pbmctc2VjcmV0LTAwMDE=' },
+      });
+      const delivery = (id: string, status: string, extra: object) => ({
+        id,
+        applicationId: 'app_demo',
+        installationId: 'ins_demo_org',
+        endpointId: 'whe_demo',
+        eventId: `evt_msg_${id.slice(4)}`,
+        eventType: 'event.published',
+        payload: { type: 'event.published', timestamp: at(500).toISOString(), data: { eventId: 'evt_open', revision: 5 } },
+        status,
+        createdAt: at(500),
+        ...extra,
+      });
+      await tx.webhookDelivery.createMany({
+        data: [
+          delivery('dlv_succeeded', 'succeeded', { attemptCount: 1, responseStatus: 200, deliveredAt: at(501) }),
+          delivery('dlv_dead', 'dead-letter', { attemptCount: 8, responseStatus: 500, errorCode: 'http_error' }),
+          delivery('dlv_retrying', 'failed', { attemptCount: 2, responseStatus: 503, errorCode: 'http_error', nextAttemptAt: FAR_FUTURE }),
+        ],
+      });
+
+      // Published esports data.
+      await tx.esportsEvent.create({
+        data: { id: 'ese_major', name: 'Demo Major 2026', shortName: 'Major', region: 'eu', phase: 'playoffs', location: 'Copenhagen', imageUrl: 'https://cdn.example.test/esports/major.png', darkImageUrl: 'https://cdn.example.test/esports/major-dark.png', currency: 'USD', startsAt: at(10_000), endsAt: at(20_000) },
+      });
+      await tx.esportsStage.createMany({
+        data: [
+          { id: 'ess_major_groups', eventId: 'ese_major', name: 'Group Stage', status: 'completed', format: 'round_robin', translationKey: 'stage.groups', startsAt: at(10_000), endsAt: at(14_000), position: 1 },
+          { id: 'ess_major_playoffs', eventId: 'ese_major', name: 'Playoffs', status: 'running', format: 'single_elimination', translationKey: 'stage.playoffs', startsAt: at(15_000), endsAt: at(20_000), position: 2 },
+        ],
+      });
+      await tx.esportsGroup.createMany({
+        data: [
+          { id: 'esg_major_a', eventId: 'ese_major', stageId: 'ess_major_groups', name: 'Group A', position: 1, standingCount: 4, roundCount: 3 },
+          { id: 'esg_major_bracket', eventId: 'ese_major', stageId: 'ess_major_playoffs', name: 'Bracket', position: 1, standingCount: 8, roundCount: 3 },
+        ],
+      });
+      await tx.esportsMatch.create({
+        data: { id: 'esm_final', eventId: 'ese_major', scheduledAt: at(19_000), status: 'completed', bestOf: 3, teamAId: 'est_north', teamAName: 'North Stars', teamALogo: 'https://cdn.example.test/esports/north.png', teamAScore: 2, teamBId: 'est_south', teamBName: 'South Wind', teamBLogo: null, teamBScore: 1, watchUrl: 'https://watch.example.test/final', youtubeUrl: null },
+      });
+      await tx.esportsMatchStatistics.create({
+        data: { matchId: 'esm_final', matchesPlayed: 1, mapsPlayed: 3, roundsPlayed: 68, kills: 612, deaths: 598, survivedRounds: 142, openingKills: 68, openingDeaths: 68, headshots: 301, plants: 31, defuses: 9, clutches: 7, clutchOpportunities: 19, impactRounds: 88, doubleKills: 54, tripleKills: 17, quadKills: 4, aces: 1, kost: 72.4, eps: 1.08 },
+      });
+      await tx.esportsMapStatistics.createMany({
+        data: [
+          { eventId: 'ese_major', mapId: 'map_mirage', name: 'Mirage', matchesPlayed: 12, mapsPlayed: 14, roundsPlayed: 318, attackWins: 151, defenseWins: 167 },
+          { eventId: 'ese_major', mapId: 'map_inferno', name: 'Inferno', matchesPlayed: 10, mapsPlayed: 11, roundsPlayed: 251, attackWins: 117, defenseWins: 134 },
+          { eventId: 'ese_major', mapId: 'map_nuke', name: 'Nuke', matchesPlayed: 9, mapsPlayed: 9, roundsPlayed: 204, attackWins: 90, defenseWins: 114 },
+        ],
+      });
+    },
+    { timeout: 120_000, maxWait: 60_000 },
+  );
+}

@@ -1,0 +1,21 @@
+// The subgraphs of the platform, by name. Each is importable alone so it can be served alone.
+import type { GraphQLSchema } from 'graphql';
+
+export const SUBGRAPH_NAMES = ['competitions', 'esports', 'developer'] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+export async function loadSubgraphSchema(name: SubgraphName): Promise<GraphQLSchema> {
+  switch (name) {
+    case 'competitions':
+      return (await import('./competitions/schema.ts')).schema;
+    case 'esports':
+      return (await import('./esports/schema.ts')).schema;
+    case 'developer':
+      return (await import('./developer/schema.ts')).schema;
+  }
+}
+
+export async function loadSubgraphSchemas(): Promise<Record<SubgraphName, GraphQLSchema>> {
+  const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await loadSubgraphSchema(name)] as const));
+  return Object.fromEntries(entries) as Record<SubgraphName, GraphQLSchema>;
+}

@@ -1,0 +1,143 @@
+// Who is calling: the access token behind `Authorization: Bearer …`, resolved once per request and
+// shared by every subgraph that takes part in it.
+import type { Db } from './db/database.ts';
+import { sha256 } from './crypto.ts';
+import { forbidden, invalidToken } from './errors.ts';
+import { ROLE_PERMISSIONS, TEAM_ROLE_PERMISSIONS, type TargetType } from './scopes.ts';
+
+export type Actor = { type: 'application'; applicationId: string } | { type: 'user'; userId: string };
+
+export interface Authority {
+  tokenId: string;
+  applicationId: string;
+  actor: Actor;
+  owner: { type: string; id: string };
+  scopes: string[];
+}
+
+export interface InstallationRow {
+  id: string;
+  applicationId: string;
+  targetType: string;
+  targetId: string;
+  status: string;
+  createdAt: Date;
+}
+
+/** The bearer token of an Authorization header, or null when it is absent or malformed. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export async function resolveAuthority(db: Db, authorization: string | undefined): Promise<Authority> {
+  const token = bearerToken(authorization);
+  if (!token) throw invalidToken('An access token is required: send Authorization: Bearer <token>.');
+  const row = await db.accessToken.findUnique({
+    where: { tokenHash: sha256(token) },
+    select: {
+      id: true,
+      applicationId: true,
+      actorType: true,
+      userId: true,
+      scopes: true,
+      expiresAt: true,
+      revokedAt: true,
+      application: { select: { ownerType: true, ownerId: true } },
+    },
+  });
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw invalidToken();
+  return {
+    tokenId: row.id,
+    applicationId: row.applicationId,
+    actor:
+      row.actorType === 'user' && row.userId
+        ? { type: 'user', userId: row.userId }
+        : { type: 'application', applicationId: row.applicationId },
+    owner: { type: row.application.ownerType, id: row.application.ownerId },
+    scopes: row.scopes,
+  };
+}
+
+export function requireScope(authority: Authority, scope: string): void {
+  if (!authority.scopes.includes(scope)) {
+    throw forbidden(`This operation needs the scope ${scope}, which the access token does not carry.`, 'missing_scope');
+  }
+}
+
+export async function entitlementsOf(db: Db, owner: { type: string; id: string }): Promise<string[]> {
+  const rows = await db.entitlement.findMany({
+    where: { ownerType: owner.type, ownerId: owner.id, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    select: { name: true },
+    orderBy: { name: 'asc' },
+  });
+  return rows.map((row) => row.name);
+}
+
+/**
+ * The active installation through which the application reaches a target: one on the target itself,
+ * or, for an event, one on the event's organisation.
+ */
+export async function installationFor(
+  db: Db,
+  applicationId: string,
+  targetType: TargetType,
+  targetId: string,
+): Promise<InstallationRow | null> {
+  const candidates: { targetType: string; targetId: string }[] = [{ targetType, targetId }];
+  if (targetType === 'event') {
+    const event = await db.event.findUnique({ where: { id: targetId }, select: { organisationId: true } });
+    if (event) candidates.push({ targetType: 'organisation', targetId: event.organisationId });
+  }
+  const rows = await db.installation.findMany({
+    where: { applicationId, status: 'active', OR: candidates },
+    select: { id: true, applicationId: true, targetType: true, targetId: true, status: true, createdAt: true },
+  });
+  // The most specific installation wins.
+  return rows.find((row) => row.targetType === targetType) ?? rows[0] ?? null;
+}
+
+/**
+ * What the actor may do on a target. An application acts through an active installation and may do
+ * there what it was granted; a user acts through their own roles.
+ */
+export async function permissionsOn(
+  db: Db,
+  authority: Authority,
+  targetType: TargetType,
+  targetId: string,
+  installation: InstallationRow | null,
+): Promise<string[]> {
+  const permissions = new Set<string>();
+  if (authority.actor.type === 'application') {
+    if (!installation) return [];
+    const app = await db.application.findUnique({ where: { id: authority.applicationId }, select: { grantedScopes: true } });
+    const read = { user: 'user:read', team: 'team:read', organisation: 'organisation:read', event: 'event:read' }[targetType];
+    permissions.add(read);
+    if (targetType === 'organisation' || targetType === 'event') {
+      permissions.add('event:read');
+      for (const scope of app?.grantedScopes ?? []) permissions.add(scope);
+    }
+  } else {
+    const userId = authority.actor.userId;
+    if (targetType === 'user') {
+      if (userId === targetId) ['user:read', 'user:manage'].forEach((p) => permissions.add(p));
+    } else if (targetType === 'team') {
+      const member = await db.teamMember.findUnique({ where: { teamId_userId: { teamId: targetId, userId } } });
+      for (const p of member ? (TEAM_ROLE_PERMISSIONS[member.role] ?? []) : []) permissions.add(p);
+    } else {
+      const organisationId =
+        targetType === 'organisation'
+          ? targetId
+          : (await db.event.findUnique({ where: { id: targetId }, select: { organisationId: true } }))?.organisationId;
+      if (organisationId) {
+        const member = await db.organisationMember.findUnique({
+          where: { organisationId_userId: { organisationId, userId } },
+        });
+        for (const p of member ? (ROLE_PERMISSIONS[member.role] ?? []) : []) permissions.add(p);
+      }
+    }
+  }
+  return [...permissions].sort();
+}

@@ -1,0 +1,64 @@
+// The one builder factory for every subgraph: same plugins, scalars and context.
+import SchemaBuilder from '@pothos/core';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import { GraphQLScalarType, Kind } from 'graphql';
+import type PrismaTypes from './db/generated/pothos-types.ts';
+import { getDatamodel } from './db/generated/pothos-types.ts';
+import type { SubgraphContext } from './context.ts';
+import { ApiError } from './errors.ts';
+
+export interface BuilderTypes {
+  Context: SubgraphContext;
+  PrismaTypes: PrismaTypes;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}
+
+const DateTime = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
+  description: 'An ISO 8601 timestamp in UTC, for example 2026-11-21T09:55:00.000Z.',
+  serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value as string).toISOString()),
+  parseValue: (value) => parseDate(value),
+  parseLiteral: (ast) => (ast.kind === Kind.STRING ? parseDate(ast.value) : invalidDate()),
+});
+
+function parseDate(value: unknown): Date {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value)) return invalidDate();
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? invalidDate() : date;
+}
+
+function invalidDate(): never {
+  throw new ApiError('validation_failed', 'Expected an ISO 8601 timestamp.');
+}
+
+const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+export function createBuilder() {
+  const builder = new SchemaBuilder<BuilderTypes>({
+    plugins: [PrismaPlugin, DirectivesPlugin, FederationPlugin],
+    defaultFieldNullability: false,
+    prisma: {
+      client: (ctx) => ctx.db,
+      dmmf: getDatamodel(),
+      exposeDescriptions: false,
+      onUnusedQuery: null,
+    },
+  });
+  builder.addScalarType('DateTime', DateTime);
+  builder.addScalarType('JSON', JSONScalar);
+  builder.queryType({});
+  return builder;
+}
+
+export type Builder = ReturnType<typeof createBuilder>;

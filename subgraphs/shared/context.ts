@@ -1,0 +1,47 @@
+// The per-request context every subgraph resolver sees. In one process the gateway hands all
+// subgraphs the same RequestScope, so the token is resolved once per request, not once per subgraph.
+import type { Db } from './db/database.ts';
+import { resolveAuthority, type Authority } from './authority.ts';
+import { createLoaders, type Loaders } from './loaders.ts';
+
+export interface RequestScope {
+  requestId: string;
+  authorization?: string;
+  installationId?: string;
+  /** Memoised authority of this request. */
+  authority?: Promise<Authority>;
+}
+
+export interface SubgraphContext {
+  db: Db;
+  scope: RequestScope;
+  requestId: string;
+  /** The caller's authority; rejects with invalid_token. */
+  authority(): Promise<Authority>;
+  loaders: Loaders;
+}
+
+export function createSubgraphContext(db: Db, scope: RequestScope): SubgraphContext {
+  return {
+    db,
+    scope,
+    requestId: scope.requestId,
+    authority: () => (scope.authority ??= resolveAuthority(db, scope.authorization)),
+    loaders: createLoaders(db),
+  };
+}
+
+const HEADER_REQUEST_ID = 'x-request-id';
+
+/** A RequestScope from the headers of an HTTP request to a subgraph served alone. */
+export function scopeFromHeaders(headers: Record<string, string | string[] | undefined>, fallbackId: string): RequestScope {
+  const one = (name: string) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return {
+    requestId: one(HEADER_REQUEST_ID) ?? fallbackId,
+    authorization: one('authorization'),
+    installationId: one('svc-installation-id'),
+  };
+}

@@ -1,0 +1,49 @@
+// One error vocabulary for every subgraph and the facade. `code` is the stable contract (DESIGN.md);
+// `details` carries the precise reason. GraphQL errors carry both in `extensions`.
+import { GraphQLError } from 'graphql';
+
+export const errorStatus = {
+  validation_failed: 400,
+  invalid_token: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  precondition_failed: 412,
+  precondition_required: 428,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorDetail {
+  field?: string;
+  issue: string;
+}
+
+export class ApiError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+    super(message, { extensions: { code, ...(details ? { details } : {}) } });
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const notFound = (what: string) => new ApiError('not_found', `${what} was not found.`);
+export const forbidden = (message: string, issue: string) => new ApiError('forbidden', message, [{ issue }]);
+export const invalidToken = (message = 'The access token is missing, unknown, expired or revoked.') =>
+  new ApiError('invalid_token', message);
+export const validationFailed = (message: string, details: ErrorDetail[]) =>
+  new ApiError('validation_failed', message, details);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in errorStatus;
+}

@@ -1,0 +1,62 @@
+// Per-request DataLoaders: every lookup by key in one tick becomes one query.
+import DataLoader from 'dataloader';
+import type { Db } from './db/database.ts';
+
+function byId<T extends { id: string }>(fetch: (ids: string[]) => Promise<T[]>) {
+  return new DataLoader<string, T | null>(async (ids) => {
+    const rows = await fetch([...ids]);
+    const index = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => index.get(id) ?? null);
+  });
+}
+
+function groupedBy<T>(fetch: (ids: string[]) => Promise<T[]>, keyOf: (row: T) => string) {
+  return new DataLoader<string, T[]>(async (ids) => {
+    const rows = await fetch([...ids]);
+    const groups = new Map<string, T[]>();
+    for (const row of rows) {
+      const id = keyOf(row);
+      const list = groups.get(id);
+      if (list) list.push(row);
+      else groups.set(id, [row]);
+    }
+    return ids.map((id) => groups.get(id) ?? []);
+  });
+}
+
+export function createLoaders(db: Db) {
+  const loaders = {
+    organisation: () => byId((ids) => db.organisation.findMany({ where: { id: { in: ids } } })),
+    user: () => byId((ids) => db.user.findMany({ where: { id: { in: ids } } })),
+    team: () => byId((ids) => db.team.findMany({ where: { id: { in: ids } } })),
+    event: () => byId((ids) => db.event.findMany({ where: { id: { in: ids } } })),
+    stage: () => byId((ids) => db.stage.findMany({ where: { id: { in: ids } } })),
+    application: () => byId((ids) => db.application.findMany({ where: { id: { in: ids } } })),
+    installation: () => byId((ids) => db.installation.findMany({ where: { id: { in: ids } } })),
+    stagesByEvent: () =>
+      groupedBy(
+        (ids) => db.stage.findMany({ where: { eventId: { in: ids } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+        (row) => row.eventId,
+      ),
+    teamMembersByTeam: () =>
+      groupedBy(
+        (ids) => db.teamMember.findMany({ where: { teamId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+        (row) => row.teamId,
+      ),
+  };
+  type Factories = typeof loaders;
+  const made = new Map<keyof Factories, unknown>();
+  // Loaders are made on first use: most requests touch one or two of them.
+  return new Proxy({} as { [K in keyof Factories]: ReturnType<Factories[K]> }, {
+    get(_target, name: keyof Factories) {
+      let loader = made.get(name);
+      if (!loader) {
+        loader = loaders[name]();
+        made.set(name, loader);
+      }
+      return loader;
+    },
+  });
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

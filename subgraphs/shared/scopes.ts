@@ -1,0 +1,30 @@
+// The vocabulary of authority. Scopes: what a token may ask. Permissions: what the actor may do on a
+// target. Entitlements: what the application's owner has paid for.
+export const SCOPES = [
+  'event:manage',
+  'event.structure:manage',
+  'event.participants:manage',
+  'event.results:manage',
+  'broadcast:manage',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ENTITLEMENTS = ['esports_data'] as const;
+
+export const TARGET_TYPES = ['user', 'team', 'organisation', 'event'] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+
+/** Permissions an organisation role grants on the organisation and its events. */
+export const ROLE_PERMISSIONS: Record<string, readonly string[]> = {
+  administrator: ['organisation:read', 'event:read', ...SCOPES],
+  moderator: ['organisation:read', 'event:read', 'event.participants:manage', 'event.results:manage', 'broadcast:manage'],
+  viewer: ['organisation:read', 'event:read'],
+};
+
+/** Permissions a team role grants on the team. */
+export const TEAM_ROLE_PERMISSIONS: Record<string, readonly string[]> = {
+  captain: ['team:read', 'team:manage'],
+  coach: ['team:read', 'team:manage'],
+  player: ['team:read'],
+  substitute: ['team:read'],
+};
