@@ -5,6 +5,7 @@ import { notFound } from '../shared/errors.ts';
 import type { InstallationRow } from '../shared/authority.ts';
 import { TARGET_TYPES } from '../shared/scopes.ts';
 import { authorityContext, type AuthorityContextResult } from './authority-context.ts';
+import { issueClientCredentialsToken, type IssuedToken } from './tokens.ts';
 
 export const builder = createBuilder();
 const refs = entityReferences(builder, ['Organisation', 'User', 'Team', 'Event']);
@@ -115,6 +116,35 @@ builder.queryFields((t) => ({
       if (!app) throw notFound('The application');
       return app;
     },
+  }),
+}));
+
+const IssuedTokenRef = builder.objectRef<IssuedToken>('IssuedAccessToken').implement({
+  description: 'An access token (RFC 6749 §5.1). The token itself is shown once.',
+  fields: (t) => ({
+    accessToken: t.exposeString('accessToken'),
+    tokenType: t.exposeString('tokenType'),
+    expiresIn: t.exposeInt('expiresIn'),
+    scope: t.exposeString('scope'),
+  }),
+});
+
+const TokenRequestInput = builder.inputType('AccessTokenRequest', {
+  fields: (t) => ({
+    grantType: t.string({ required: true, description: 'client_credentials' }),
+    clientId: t.string({ required: true }),
+    clientSecret: t.string({ required: true }),
+    scope: t.string({ description: 'Space-separated scopes; all granted scopes when omitted.' }),
+  }),
+});
+
+builder.mutationType({});
+builder.mutationFields((t) => ({
+  issueAccessToken: t.field({
+    type: IssuedTokenRef,
+    description: 'Issues an access token (the GraphQL face of POST /oauth/token). Needs no bearer token.',
+    args: { input: t.arg({ type: TokenRequestInput, required: true }) },
+    resolve: (_root, { input }, ctx) => issueClientCredentialsToken(ctx.db, input),
   }),
 }));
 

@@ -7,11 +7,7 @@ export const errorStatus = {
   invalid_token: 401,
   forbidden: 403,
   not_found: 404,
-  method_not_allowed: 405,
-  not_acceptable: 406,
   conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
   precondition_failed: 412,
   precondition_required: 428,
   rate_limited: 429,
@@ -30,8 +26,8 @@ export class ApiError extends GraphQLError {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
-    super(message, { extensions: { code, ...(details ? { details } : {}) } });
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], extra: Record<string, unknown> = {}) {
+    super(message, { extensions: { code, ...(details ? { details } : {}), ...extra } });
     this.code = code;
     this.details = details;
   }
@@ -47,3 +43,7 @@ export const validationFailed = (message: string, details: ErrorDetail[]) =>
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in errorStatus;
 }
+
+/** An OAuth 2.0 (RFC 6749 §5.2) error: `oauthError` is the RFC's error code. */
+export const oauthError = (oauth: string, message: string) =>
+  new ApiError(oauth === 'invalid_client' ? 'invalid_token' : 'validation_failed', message, undefined, { oauthError: oauth });

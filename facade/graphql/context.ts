@@ -1,0 +1,7 @@
+import type { RequestScope, SubgraphContext } from '../../subgraphs/shared/context.ts';
+
+/** What the gateway carries through one request: the caller's scope and, in one process, the subgraph contexts. */
+export interface GatewayContext {
+  scope: RequestScope;
+  subgraphContexts?: Record<string, SubgraphContext>;
+}

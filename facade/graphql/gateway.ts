@@ -1,0 +1,59 @@
+// The gateway over the supergraph: subgraphs in this process by default, or remote HTTP services
+// when SUBGRAPH_URLS names them (distributed topology).
+import { readFile } from 'node:fs/promises';
+import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
+import type { Db } from '../../subgraphs/shared/db/database.ts';
+import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
+import { supergraphPath } from '../../schema/compose.ts';
+import type { GatewayContext } from './context.ts';
+import { InProcessDataSource } from './in-process-data-source.ts';
+
+export type SubgraphUrls = Partial<Record<SubgraphName, string>>;
+
+/** SUBGRAPH_URLS="competitions=http://…/graphql,esports=…,developer=…" */
+export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): SubgraphUrls | undefined {
+  if (!value) return undefined;
+  const urls: SubgraphUrls = {};
+  for (const pair of value.split(',')) {
+    const [name, url] = pair.split('=').map((part) => part.trim());
+    if (!SUBGRAPH_NAMES.includes(name as SubgraphName) || !url) throw new Error(`SUBGRAPH_URLS: cannot read "${pair}"`);
+    urls[name as SubgraphName] = url;
+  }
+  return urls;
+}
+
+const PROPAGATED_HEADERS = ['authorization', 'x-request-id', 'svc-installation-id'] as const;
+
+class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]) {
+    const scope = context.scope;
+    if (!scope) return;
+    const values: Record<(typeof PROPAGATED_HEADERS)[number], string | undefined> = {
+      authorization: scope.authorization,
+      'x-request-id': scope.requestId,
+      'svc-installation-id': scope.installationId,
+    };
+    for (const name of PROPAGATED_HEADERS) {
+      const value = values[name];
+      if (value !== undefined) request.http?.headers.set(name, value);
+    }
+  }
+}
+
+export interface GatewayOptions {
+  db: Db;
+  subgraphUrls?: SubgraphUrls;
+  logError: (error: unknown) => void;
+}
+
+export async function createGateway({ db, subgraphUrls, logError }: GatewayOptions): Promise<ApolloGateway> {
+  const supergraphSdl = await readFile(supergraphPath, 'utf8');
+  const schemas = subgraphUrls ? undefined : await loadSubgraphSchemas();
+  return new ApolloGateway({
+    supergraphSdl,
+    buildService: ({ name, url }): GraphQLDataSource<GatewayContext> => {
+      if (schemas) return new InProcessDataSource(name, schemas[name as SubgraphName], db, logError);
+      return new HeaderPropagatingDataSource({ url: subgraphUrls?.[name as SubgraphName] ?? url });
+    },
+  });
+}

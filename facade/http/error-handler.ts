@@ -1,0 +1,32 @@
+// The outermost safety net: whatever goes wrong answers the JSON error body, never HTML or a stack.
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { HttpError, sendError } from './problem.ts';
+
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof HttpError) {
+        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+        sendError(ctx, error.status, error.code, error.message, error.details);
+        return;
+      }
+      const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
+      // Koa and body parsers throw http-errors with a client status for bad requests.
+      if (status && status >= 400 && status < 500) {
+        if (status === 413) {
+          sendError(ctx, 413, 'validation_failed', 'The request body is too large (at most 1 MiB).', [{ field: 'body', issue: 'payload_too_large' }]);
+        } else if (status === 415) {
+          sendError(ctx, 415, 'validation_failed', 'The request body must be application/json.', [{ field: 'content-type', issue: 'unsupported_media_type' }]);
+        } else {
+          sendError(ctx, 400, 'validation_failed', 'The request body is not valid JSON.', [{ field: 'body', issue: 'malformed' }]);
+        }
+        return;
+      }
+      logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
+      sendError(ctx, 500, 'internal', 'Internal error.');
+    }
+  };
+}

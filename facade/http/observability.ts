@@ -1,0 +1,60 @@
+// Structured JSON logs with the request id, and Prometheus metrics by route.
+import type { Middleware } from 'koa';
+import pino, { type Logger } from 'pino';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createLogger(): Logger {
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'esports-platform' } });
+}
+
+export interface Metrics {
+  registry: Registry;
+  middleware: Middleware;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const middleware: Middleware = async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      // The route pattern, never the raw path: ids must not explode the label set.
+      const route = (ctx.state.route as string | undefined) ?? (ctx._matchedRoute as string | undefined) ?? 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      latency.observe({ method: ctx.method, route }, seconds);
+    }
+  };
+  return { registry, middleware };
+}
+
+export function requestLogger(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    const log = logger.child({ requestId: ctx.state.requestId });
+    ctx.state.log = log;
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const entry = { method: ctx.method, path: ctx.path, route: ctx.state.route ?? ctx._matchedRoute, status: ctx.status, ms: Math.round(ms * 100) / 100 };
+      if (ctx.status >= 500) log.error(entry, 'request');
+      else log.info(entry, 'request');
+    }
+  };
+}

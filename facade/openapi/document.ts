@@ -1,0 +1,140 @@
+// The OpenAPI 3.1 document, generated from the route table: the rows are the single source.
+import { z } from 'zod';
+import { errorStatus } from '../../subgraphs/shared/errors.ts';
+import type { RouteRow } from '../routes/table.ts';
+import { errorBody } from '../routes/common.ts';
+
+const STATUS_TEXT: Record<number, string> = {
+  304: 'Not Modified: the ETag in If-None-Match is current.',
+  400: 'Invalid request (validation_failed).',
+  401: 'Missing, unknown, expired or revoked access token (invalid_token).',
+  403: 'Not permitted: missing scope, installation or entitlement (forbidden).',
+  404: 'Not found (not_found).',
+  405: 'Method not allowed on this path.',
+  409: 'Conflict with the current state (conflict).',
+  412: 'If-Match does not match the current revision (precondition_failed).',
+  413: 'Request body too large.',
+  415: 'Unsupported request content type.',
+  428: 'A required If-Match header is missing (precondition_required).',
+  429: 'Too many requests (rate_limited); see Retry-After.',
+  500: 'Internal error (internal).',
+  503: 'Service unavailable (service_unavailable).',
+};
+
+type JsonSchema = Record<string, unknown>;
+
+/** Converts a zod schema, collecting named schemas (meta id) into components. */
+function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io: 'input' | 'output'): JsonSchema {
+  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  // Named schemas land in $defs; in OpenAPI they belong in components.
+  const json = JSON.parse(JSON.stringify(raw).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+    $schema?: string;
+  };
+  for (const [name, def] of Object.entries(json.$defs ?? {})) components[name] = def;
+  delete json.$defs;
+  delete json.$schema;
+  const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
+  if (id) {
+    const { id: _ignored, ...definition } = json as JsonSchema & { id?: string };
+    components[id] = definition;
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return json;
+}
+
+function parameters(row: RouteRow, components: Record<string, JsonSchema>) {
+  const list: Record<string, unknown>[] = [];
+  const add = (location: 'path' | 'query' | 'header', shape: z.ZodObject | undefined) => {
+    if (!shape) return;
+    for (const [name, field] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
+      if (location === 'header' && name === 'authorization') continue;
+      const schema = toSchema(field, components, 'input');
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || !field.safeParse(undefined).success,
+        description: field.description,
+        schema,
+      });
+    }
+  };
+  add('path', row.input.path);
+  add('query', row.input.query);
+  add('header', row.input.headers);
+  return list;
+}
+
+export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
+  const components: Record<string, JsonSchema> = {};
+  const errorRef = toSchema(errorBody, components, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const row of rows) {
+    const success = toSchema(row.success.schema, components, 'output');
+    const body = row.format === 'raw' ? success : { type: 'object', required: ['data'], properties: { data: success }, additionalProperties: false };
+    const responses: Record<string, unknown> = {
+      [row.success.status]: {
+        description: row.success.description,
+        headers: { 'x-request-id': { schema: { type: 'string' }, description: 'The request id.' } },
+        content: { 'application/json': { schema: body, ...(row.example ? { example: row.example.response } : {}) } },
+      },
+    };
+    for (const status of row.errors) {
+      responses[status] = {
+        description: STATUS_TEXT[status] ?? 'Error.',
+        content: {
+          'application/json': {
+            schema:
+              row.errorFormat === 'oauth'
+                ? { type: 'object', required: ['error'], properties: { error: { type: 'string' }, error_description: { type: 'string' } } }
+                : errorRef,
+          },
+        },
+      };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: row.operationId,
+      tags: [row.tag],
+      summary: row.summary,
+      description: row.description,
+      parameters: parameters(row, components),
+      responses,
+      security: row.security === 'bearer' ? [{ bearerAuth: [] }] : row.security === 'client' ? [{ clientBasic: [] }, {}] : [],
+      'x-graphql-operation': row.operation.name,
+    };
+    if (row.input.body) {
+      operation.requestBody = {
+        required: true,
+        content: {
+          [row.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+            schema: toSchema(row.input.body, components, 'input'),
+          },
+        },
+      };
+    }
+    (paths[row.path] ??= {})[row.method] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Esports competition platform API',
+      version: '2.0.0',
+      description:
+        'Competition management, esports data and developer applications. Every error answers ' +
+        '{"error":{"code","message","requestId","details"?}} with one of the codes: ' +
+        Object.keys(errorStatus).join(', ') +
+        '. See /docs for the guides.',
+    },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(rows.map((row) => row.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token from POST /oauth/token.' },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret (client_secret_basic).' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Organisation API key (v1).' },
+      },
+    },
+  };
+}

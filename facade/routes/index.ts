@@ -1,0 +1,6 @@
+// The route table: every REST route of the platform.
+import { authorityRoutes } from './authority.ts';
+import { oauthRoutes } from './oauth.ts';
+import type { RouteRow } from './table.ts';
+
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes];

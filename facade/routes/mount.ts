@@ -1,0 +1,109 @@
+// Mounts the rows of the route table onto a @koa/router: validate, map to variables, run the named
+// operation through the gateway, map the result or error to HTTP.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { GraphQLFormattedError } from 'graphql';
+import { errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { readBody } from '../http/body.ts';
+import { HttpError, sendError } from '../http/problem.ts';
+import type { GatewayContext } from '../graphql/context.ts';
+import type { OperationRunner } from '../graphql/operations.ts';
+import type { RouteInput, RouteRow } from './table.ts';
+
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function issuesToDetails(issues: z.core.$ZodIssue[], location: string): ErrorDetail[] {
+  return issues.map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : ((issue as { keys?: string[] }).keys?.join(', ') ?? location);
+    const issueText = issue.code === 'unrecognized_keys' ? `unknown ${location} parameter` : issue.message;
+    return { field: issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys.join(', ') : field, issue: issueText };
+  });
+}
+
+function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: string): T | Record<string, never> {
+  if (!schema) return {};
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const details = issuesToDetails(result.error.issues, location);
+    throw new HttpError('validation_failed', `The request ${location} is not valid: ${details.map((d) => `${d.field}: ${d.issue}`).join('; ')}.`, details);
+  }
+  return result.data;
+}
+
+function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {
+  const query = ctx.query as Record<string, string | string[]>;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw new HttpError('validation_failed', `The query parameter ${name} may be given once.`, [{ field: name, issue: 'repeated' }]);
+  }
+  if (!row.input.query && Object.keys(query).length) {
+    const names = Object.keys(query);
+    throw new HttpError('validation_failed', `This route takes no query parameters: ${names.join(', ')}.`, names.map((field) => ({ field, issue: 'unknown query parameter' })));
+  }
+  return query;
+}
+
+/** The HTTP status for a GraphQL error, from its extensions.code. */
+export function statusOfGraphQLError(error: GraphQLFormattedError): { status: number; code: ErrorCode } {
+  const code = error.extensions?.code;
+  if (isErrorCode(code)) return { status: errorStatus[code], code };
+  if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') return { status: 400, code: 'validation_failed' };
+  // A subgraph that could not be reached at all: the service behind the route is unavailable.
+  if (error.extensions?.serviceName || /ECONNREFUSED|fetch failed|socket hang up/.test(error.message)) {
+    return { status: 503, code: 'service_unavailable' };
+  }
+  return { status: 500, code: 'internal' };
+}
+
+function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: number) {
+  const oauth = (error.extensions?.oauthError as string | undefined) ?? (status >= 500 ? 'server_error' : 'invalid_request');
+  ctx.status = oauth === 'invalid_client' ? 401 : status >= 500 ? status : 400;
+  if (oauth === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: oauth, error_description: error.message };
+}
+
+export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner) {
+  for (const row of rows) {
+    runner.check(row.operation);
+    router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
+      ctx.state.route = row.path;
+      let variables: Record<string, unknown>;
+      try {
+        const input: RouteInput = {
+          path: parseInput(row.input.path, ctx.params, 'path') as Record<string, string>,
+          query: parseInput(row.input.query, queryObject(ctx, row), 'query') as Record<string, unknown>,
+          headers: parseInput(row.input.headers, ctx.headers, 'header') as Record<string, unknown>,
+          body: row.input.body ? parseInput(row.input.body, await readBody(ctx, row.input.bodyType ?? 'json'), 'body') : undefined,
+        };
+        variables = row.variables(input);
+      } catch (error) {
+        if (row.errorFormat === 'oauth' && error instanceof HttpError) {
+          return sendOAuthError(ctx, { message: error.message, extensions: { oauthError: 'invalid_request' } }, 400);
+        }
+        throw error;
+      }
+      const context: GatewayContext = {
+        scope: {
+          requestId: ctx.state.requestId,
+          authorization: ctx.get('authorization') || undefined,
+          installationId: ctx.get('svc-installation-id') || undefined,
+        },
+      };
+      const result = await runner.run(row.operation, variables, context);
+      const error = result.errors?.[0];
+      if (error) {
+        const { status, code } = statusOfGraphQLError(error);
+        if (status >= 500) ctx.state.log?.error?.({ errors: result.errors }, 'operation failed');
+        if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
+        if (code === 'invalid_token') ctx.set('WWW-Authenticate', `Bearer realm="api", error="invalid_token"`);
+        const message = status === 500 ? 'Internal error.' : error.message;
+        return sendError(ctx, status, code, message, error.extensions?.details as ErrorDetail[] | undefined);
+      }
+      for (const [name, value] of Object.entries(row.responseHeaders ?? {})) ctx.set(name, value);
+      ctx.status = row.success.status;
+      const body = row.result(result.data ?? {});
+      ctx.body = row.format === 'raw' ? body : { data: body };
+    });
+  }
+}

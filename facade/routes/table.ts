@@ -1,0 +1,48 @@
+// A REST route is a row: a named GraphQL operation, how the request becomes its variables and how
+// its result becomes the HTTP response. Rows are mounted by mount.ts and documented by openapi/.
+import type { z } from 'zod';
+import type { BodyType } from '../http/body.ts';
+import type { PreparedOperation } from '../graphql/operations.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteInput {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RouteRow {
+  operationId: string;
+  method: Method;
+  /** OpenAPI-style path, e.g. /api/v2/events/{eventId}. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** bearer: OAuth access token; client: OAuth client authentication; none. */
+  security: 'bearer' | 'client' | 'none';
+  input: {
+    path?: z.ZodObject;
+    query?: z.ZodObject;
+    headers?: z.ZodObject;
+    body?: z.ZodType;
+    bodyType?: BodyType;
+  };
+  operation: PreparedOperation;
+  variables(input: RouteInput): Record<string, unknown>;
+  /** The REST `data` (or, for raw routes, the whole body) from the operation's data. */
+  result(data: Record<string, unknown>): unknown;
+  success: { status: 200 | 201; schema: z.ZodType; description: string };
+  /** Error statuses this route can answer, for the documentation. */
+  errors: number[];
+  /** envelope: {"data": …}; raw: the result is the body (OAuth). */
+  format?: 'envelope' | 'raw';
+  /** api: the platform error body; oauth: RFC 6749 error bodies. */
+  errorFormat?: 'api' | 'oauth';
+  responseHeaders?: Record<string, string>;
+  example?: { request?: string; response: unknown };
+}
+
+export const defineRoute = (row: RouteRow): RouteRow => row;

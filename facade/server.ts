@@ -1,0 +1,83 @@
+// The whole platform in one Koa application: REST facade, /graphql, OAuth, docs, health, metrics.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Database } from '../subgraphs/shared/db/database.ts';
+import { createGateway, type SubgraphUrls } from './graphql/gateway.ts';
+import { OperationRunner } from './graphql/operations.ts';
+import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { mountHealth } from './http/health.ts';
+import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
+import { HttpError } from './http/problem.ts';
+import { requestId } from './http/request-id.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { mountDocs } from './openapi/docs-page.ts';
+import { mountRoutes } from './routes/mount.ts';
+import { routeTable } from './routes/index.ts';
+
+export interface PlatformOptions {
+  db: Database;
+  subgraphUrls?: SubgraphUrls;
+}
+
+export interface Platform {
+  app: Koa;
+  listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
+  close(): Promise<void>;
+}
+
+export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Promise<Platform> {
+  const logger = createLogger();
+  const metrics = createMetrics();
+  const gateway = await createGateway({ db: db.prisma, subgraphUrls, logError: (error) => logger.error({ err: error }, 'subgraph error') });
+  const graphql = await startGraphQLServer(gateway, logger);
+  const runner = new OperationRunner(gateway);
+
+  const router = new Router();
+  mountRoutes(router, routeTable, runner);
+  mountGraphQL(router, graphql);
+  mountDocs(router, buildOpenApiDocument(routeTable));
+  mountHealth(router, db, metrics.registry);
+
+  const app = new Koa();
+  app.proxy = process.env.TRUST_PROXY === '1';
+  app.use(requestId);
+  app.use(requestLogger(logger));
+  app.use(metrics.middleware);
+  app.use(errorHandler(logger));
+  app.use(async (ctx, next) => {
+    await next();
+    // Neither a route nor allowedMethods (405, OPTIONS) answered: the path is unknown.
+    if (ctx.status === 404 && ctx.body == null) {
+      throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`, [{ issue: 'unknown_route' }]);
+    }
+  });
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () =>
+        new HttpError('validation_failed', 'This method is not allowed on this path.', [{ issue: 'method_not_allowed' }], 405),
+      notImplemented: () => new HttpError('validation_failed', 'This method is not implemented.', [{ issue: 'not_implemented' }], 501),
+    }),
+  );
+
+  const servers: http.Server[] = [];
+  return {
+    app,
+    async listen(port, host = '0.0.0.0') {
+      const server = http.createServer(app.callback());
+      server.keepAliveTimeout = 65_000;
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      const address = server.address() as AddressInfo;
+      return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`, server };
+    },
+    async close() {
+      await Promise.all(servers.map((server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); })));
+      await graphql.stop();
+    },
+  };
+}
