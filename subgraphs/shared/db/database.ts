@@ -21,6 +21,8 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   describe: string;
+  /** SQL statements Prisma has sent so far (counted only when opened with countQueries). */
+  queryCount(): number;
 }
 
 export interface DatabaseOptions {
@@ -28,6 +30,30 @@ export interface DatabaseOptions {
   url?: string;
   dataDir?: string;
   poolSize?: number;
+  /** Count the statements Prisma sends, for tests that assert batching. */
+  countQueries?: boolean;
+}
+
+type Counter = { count: number };
+
+// Wraps a driver adapter so that every statement it runs, in or out of a transaction, is counted.
+function counting<T extends object>(target: T, counter: Counter): T {
+  return new Proxy(target, {
+    get(object, name, receiver) {
+      const value = Reflect.get(object, name, receiver);
+      if (typeof value !== 'function') return value;
+      if (name === 'queryRaw' || name === 'executeRaw') {
+        return (...args: unknown[]) => {
+          counter.count++;
+          return value.apply(object, args);
+        };
+      }
+      if (name === 'startTransaction' || name === 'connect') {
+        return async (...args: unknown[]) => counting(await value.apply(object, args), counter);
+      }
+      return value.bind(object);
+    },
+  });
 }
 
 // Named prepared statements let PostgreSQL skip planning on the hot path.
@@ -35,21 +61,23 @@ const statementName = (query: { sql: string }) => `p_${createHash('sha1').update
 
 export function openDatabase(options: DatabaseOptions = {}): Database {
   const url = options.url ?? process.env.DATABASE_URL;
-  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize);
-  return openPglite(options.dataDir ?? process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite'));
+  const counter: Counter | undefined = options.countQueries ? { count: 0 } : undefined;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize, counter);
+  return openPglite(options.dataDir ?? process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite'), counter);
 }
 
-function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Database {
+function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10), counter?: Counter): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined);
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
-  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
   const listeners = new Set<pg.Client>();
   return {
     kind: 'postgresql',
     prisma,
     adapterFactory,
     describe: url.replace(/\/\/[^@]*@/, '//***@'),
+    queryCount: () => counter?.count ?? 0,
     query: (sql, params) => pool.query(sql, params as unknown[]),
     async listen(channel, onNotify) {
       const client = new pg.Client({ connectionString: url });
@@ -73,7 +101,7 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
   };
 }
 
-function openPglite(dataDir: string): Database {
+function openPglite(dataDir: string, counter?: Counter): Database {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const client = new PGlite(inMemory ? undefined : dataDir);
@@ -85,9 +113,10 @@ function openPglite(dataDir: string): Database {
     connect: () => adapterFactory.connect(),
     connectToShadowDb: () => new PrismaPGlite(new PGlite()).connect(),
   };
-  const prisma = new PrismaClient({ adapter: adapterFactory });
+  const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
   return {
     kind: 'pglite',
+    queryCount: () => counter?.count ?? 0,
     prisma,
     adapterFactory: migrationFactory,
     describe: inMemory ? 'PGlite (in memory)' : `PGlite (${dataDir})`,

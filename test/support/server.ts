@@ -1,0 +1,26 @@
+// Starts the real platform on a free port over a fresh test database.
+import { createPlatform } from '../../facade/server.ts';
+import type { SubgraphUrls } from '../../facade/graphql/gateway.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestServer {
+  url: string;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { subgraphUrls?: SubgraphUrls; db?: TestDatabase; countQueries?: boolean } = {}): Promise<TestServer> {
+  const db = options.db ?? (await createTestDatabase({ countQueries: options.countQueries }));
+  const platform = await createPlatform({ db, subgraphUrls: options.subgraphUrls });
+  const { url } = await platform.listen(0, '127.0.0.1');
+  return {
+    url,
+    db,
+    async close() {
+      await platform.close();
+      if (!options.db) await db.drop();
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
