@@ -10,6 +10,7 @@ import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
+import { mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { HttpError } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
@@ -40,6 +41,7 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
   mountGraphQL(router, graphql);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
+  mountOAuthMetadata(router);
 
   const app = new Koa();
   app.proxy = process.env.TRUST_PROXY === '1';

@@ -1,0 +1,97 @@
+// POST /oauth/token (client_credentials) driven by a real OAuth client library.
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let as: oauth.AuthorizationServer;
+const client: oauth.Client = { client_id: 'app_demo' };
+const insecure = { [oauth.allowInsecureRequests]: true };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const issuer = new URL(server.url);
+  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+});
+afterAll(() => server?.close());
+
+const tokenRequest = (auth: oauth.ClientAuth, params: Record<string, string>, who = client) =>
+  oauth.clientCredentialsGrantRequest(as, who, auth, params, insecure);
+
+const contextOf = async (token: string) =>
+  (await (await fetch(`${server.url}/api/v2/auth/context`, { headers: { authorization: `Bearer ${token}` } })).json()).data;
+
+const formPost = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+
+describe('client credentials', () => {
+  it('issues a token with client_secret_basic that works on the API', async () => {
+    const response = await tokenRequest(oauth.ClientSecretBasic('demo-app-secret'), { scope: 'event:manage broadcast:manage' });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const token = await oauth.processClientCredentialsResponse(as, client, response);
+    expect(token.token_type).toBe('bearer');
+    expect(token.expires_in).toBe(3600);
+    expect(token.scope).toBe('broadcast:manage event:manage');
+    const context = await contextOf(token.access_token);
+    expect(context.actor).toEqual({ type: 'application', applicationId: 'app_demo' });
+    expect(context.scopes).toEqual(['broadcast:manage', 'event:manage']);
+  });
+
+  it('issues a token with client_secret_post and all granted scopes by default', async () => {
+    const token = await oauth.processClientCredentialsResponse(as, client, await tokenRequest(oauth.ClientSecretPost('demo-app-secret'), {}));
+    expect(token.scope?.split(' ')).toHaveLength(5);
+    expect((await contextOf(token.access_token)).scopes).toHaveLength(5);
+  });
+
+  it('stores only a hash of the token', async () => {
+    const token = await oauth.processClientCredentialsResponse(as, client, await tokenRequest(oauth.ClientSecretBasic('demo-app-secret'), {}));
+    const rows = await server.db.prisma.accessToken.findMany({ select: { tokenHash: true } });
+    expect(rows.some((row) => row.tokenHash === token.access_token)).toBe(false);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.tokenHash))).toBe(true);
+  });
+
+  it('refuses a scope the application was not granted: invalid_scope', async () => {
+    const response = await tokenRequest(oauth.ClientSecretBasic('demo-transfer-secret'), { scope: 'event:manage' }, { client_id: 'app_transfer' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_scope' });
+  });
+
+  it('refuses a wrong secret or an unknown client: 401 invalid_client', async () => {
+    for (const [id, secret] of [['app_demo', 'wrong'], ['app_nope', 'demo-app-secret']]) {
+      const response = await tokenRequest(oauth.ClientSecretBasic(secret), {}, { client_id: id });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(await response.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+    }
+  });
+
+  it('answers RFC 6749 errors for bad requests', async () => {
+    const basic = { authorization: `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}` };
+    let response = await formPost('grant_type=password&username=a&password=b', basic);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe('invalid_request');
+    response = await formPost('grant_type=authorization_code_x', basic);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe('unsupported_grant_type');
+    response = await formPost('scope=event:manage', basic);
+    expect((await response.json()).error).toBe('invalid_request');
+    response = await formPost('grant_type=client_credentials');
+    expect((await response.json()).error).toBe('invalid_request');
+    response = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...basic }, body: '{"grant_type":"client_credentials"}' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe('invalid_request');
+  });
+
+  it('is available as a GraphQL mutation too', async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation { issueAccessToken(input: { grantType: "client_credentials", clientId: "app_demo", clientSecret: "demo-app-secret", scope: "event:manage" }) { accessToken scope expiresIn } }',
+      }),
+    });
+    const { data } = await response.json();
+    expect(data.issueAccessToken.scope).toBe('event:manage');
+    expect((await contextOf(data.issueAccessToken.accessToken)).scopes).toEqual(['event:manage']);
+  });
+});
