@@ -8,7 +8,7 @@ export async function readableOrganisation(ctx: SubgraphContext, id: string) {
   const authority = await ctx.authority();
   const [organisation, installation] = await Promise.all([
     ctx.loaders.organisation.load(id),
-    installationFor(ctx.db, authority.applicationId, 'organisation', id),
+    installationFor(ctx.loaders, authority.applicationId, 'organisation', id),
   ]);
   if (!organisation || !installation) throw notFound('The organisation');
   return organisation;
@@ -18,7 +18,7 @@ export async function readableEvent(ctx: SubgraphContext, id: string) {
   const authority = await ctx.authority();
   const [event, installation] = await Promise.all([
     ctx.loaders.event.load(id),
-    installationFor(ctx.db, authority.applicationId, 'event', id),
+    installationFor(ctx.loaders, authority.applicationId, 'event', id),
   ]);
   if (!event || !installation) throw notFound('The event');
   return event;
@@ -29,7 +29,7 @@ export async function readableUser(ctx: SubgraphContext, id: string) {
   const authority = await ctx.authority();
   const [user, installation] = await Promise.all([
     ctx.loaders.user.load(id),
-    installationFor(ctx.db, authority.applicationId, 'user', id),
+    installationFor(ctx.loaders, authority.applicationId, 'user', id),
   ]);
   if (!user || !installation) throw notFound('The user');
   return user;

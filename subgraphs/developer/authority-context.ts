@@ -39,8 +39,8 @@ export async function authorityContext(
   let permissions: string[] = [];
   const entitlements = entitlementsOf(ctx.db, authority.owner);
   if (hasType) {
-    installation = await installationFor(ctx.db, authority.applicationId, targetType as TargetType, targetId!);
-    permissions = await permissionsOn(ctx.db, authority, targetType as TargetType, targetId!, installation);
+    installation = await installationFor(ctx.loaders, authority.applicationId, targetType as TargetType, targetId!);
+    permissions = await permissionsOn(ctx.db, ctx.loaders, authority, targetType as TargetType, targetId!, installation);
   }
   return {
     requestId: ctx.requestId,

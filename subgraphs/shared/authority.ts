@@ -4,6 +4,7 @@ import type { Db } from './db/database.ts';
 import { sha256 } from './crypto.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import { ROLE_PERMISSIONS, TEAM_ROLE_PERMISSIONS, type TargetType } from './scopes.ts';
+import type { InstallationRow, Loaders } from './loaders.ts';
 
 export type Actor = { type: 'application'; applicationId: string } | { type: 'user'; userId: string };
 
@@ -15,14 +16,7 @@ export interface Authority {
   scopes: string[];
 }
 
-export interface InstallationRow {
-  id: string;
-  applicationId: string;
-  targetType: string;
-  targetId: string;
-  status: string;
-  createdAt: Date;
-}
+export type { InstallationRow };
 
 /** The bearer token of an Authorization header, or null when it is absent or malformed. */
 export function bearerToken(header: string | undefined): string | null {
@@ -80,22 +74,18 @@ export async function entitlementsOf(db: Db, owner: { type: string; id: string }
  * or, for an event, one on the event's organisation.
  */
 export async function installationFor(
-  db: Db,
+  loaders: Loaders,
   applicationId: string,
   targetType: TargetType,
   targetId: string,
 ): Promise<InstallationRow | null> {
-  const candidates: { targetType: string; targetId: string }[] = [{ targetType, targetId }];
-  if (targetType === 'event') {
-    const event = await db.event.findUnique({ where: { id: targetId }, select: { organisationId: true } });
-    if (event) candidates.push({ targetType: 'organisation', targetId: event.organisationId });
-  }
-  const rows = await db.installation.findMany({
-    where: { applicationId, status: 'active', OR: candidates },
-    select: { id: true, applicationId: true, targetType: true, targetId: true, status: true, createdAt: true },
-  });
-  // The most specific installation wins.
-  return rows.find((row) => row.targetType === targetType) ?? rows[0] ?? null;
+  // The most specific installation wins: one on the event itself before one on its organisation.
+  const [own, event] = await Promise.all([
+    loaders.activeInstallation.load({ applicationId, targetType, targetId }),
+    targetType === 'event' ? loaders.event.load(targetId) : null,
+  ]);
+  if (own || !event) return own;
+  return loaders.activeInstallation.load({ applicationId, targetType: 'organisation', targetId: event.organisationId });
 }
 
 /**
@@ -104,6 +94,7 @@ export async function installationFor(
  */
 export async function permissionsOn(
   db: Db,
+  loaders: Loaders,
   authority: Authority,
   targetType: TargetType,
   targetId: string,
@@ -112,7 +103,7 @@ export async function permissionsOn(
   const permissions = new Set<string>();
   if (authority.actor.type === 'application') {
     if (!installation) return [];
-    const app = await db.application.findUnique({ where: { id: authority.applicationId }, select: { grantedScopes: true } });
+    const app = await loaders.application.load(authority.applicationId);
     const read = { user: 'user:read', team: 'team:read', organisation: 'organisation:read', event: 'event:read' }[targetType];
     permissions.add(read);
     if (targetType === 'organisation' || targetType === 'event') {
@@ -130,7 +121,7 @@ export async function permissionsOn(
       const organisationId =
         targetType === 'organisation'
           ? targetId
-          : (await db.event.findUnique({ where: { id: targetId }, select: { organisationId: true } }))?.organisationId;
+          : (await loaders.event.load(targetId))?.organisationId;
       if (organisationId) {
         const member = await db.organisationMember.findUnique({
           where: { organisationId_userId: { organisationId, userId } },

@@ -8,9 +8,9 @@ export function formatSubgraphError(error: GraphQLError, log: (error: unknown) =
   if (original instanceof ApiError) {
     return { message: original.message, path: error.path, extensions: original.extensions };
   }
-  if (!original && error.extensions?.code === undefined) {
-    // Variable coercion and other request errors raised by graphql-js itself.
-    return { message: error.message, path: error.path, extensions: { code: 'validation_failed' } };
+  if (!original) {
+    // Request errors raised by graphql-js or the server itself (parsing, validation, coercion).
+    return { message: error.message, path: error.path, extensions: { code: error.extensions?.code ?? 'validation_failed' } };
   }
   log(original ?? error);
   return { message: 'Internal error.', path: error.path, extensions: { code: 'internal' } };

@@ -2,6 +2,15 @@
 import DataLoader from 'dataloader';
 import type { Db } from './db/database.ts';
 
+export interface InstallationRow {
+  id: string;
+  applicationId: string;
+  targetType: string;
+  targetId: string;
+  status: string;
+  createdAt: Date;
+}
+
 function byId<T extends { id: string }>(fetch: (ids: string[]) => Promise<T[]>) {
   return new DataLoader<string, T | null>(async (ids) => {
     const rows = await fetch([...ids]);
@@ -24,8 +33,29 @@ function groupedBy<T>(fetch: (ids: string[]) => Promise<T[]>, keyOf: (row: T) =>
   });
 }
 
+export interface InstallationKey {
+  applicationId: string;
+  targetType: string;
+  targetId: string;
+}
+
+const installationKey = (key: InstallationKey) => `${key.applicationId}|${key.targetType}|${key.targetId}`;
+
 export function createLoaders(db: Db) {
   const loaders = {
+    /** The active installation of an application on one target, batched across targets. */
+    activeInstallation: () =>
+      new DataLoader<InstallationKey, InstallationRow | null, string>(
+        async (keys) => {
+          const rows = await db.installation.findMany({
+            where: { status: 'active', OR: keys.map(({ applicationId, targetType, targetId }) => ({ applicationId, targetType, targetId })) },
+            select: { id: true, applicationId: true, targetType: true, targetId: true, status: true, createdAt: true },
+          });
+          const index = new Map(rows.map((row) => [installationKey(row), row]));
+          return keys.map((key) => index.get(installationKey(key)) ?? null);
+        },
+        { cacheKeyFn: installationKey },
+      ),
     organisation: () => byId((ids) => db.organisation.findMany({ where: { id: { in: ids } } })),
     user: () => byId((ids) => db.user.findMany({ where: { id: { in: ids } } })),
     team: () => byId((ids) => db.team.findMany({ where: { id: { in: ids } } })),

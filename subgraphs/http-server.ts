@@ -1,0 +1,67 @@
+// One subgraph served alone over HTTP, for the distributed topology (Apollo Router or
+// @apollo/gateway in front). Authority comes from the propagated headers.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { koaMiddleware } from '@as-integrations/koa';
+import Koa from 'koa';
+import { GraphQLError } from 'graphql';
+import getRawBody from 'raw-body';
+import pino from 'pino';
+import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from './shared/context.ts';
+import { formatSubgraphError } from './shared/error-format.ts';
+import type { Db } from './shared/db/database.ts';
+import { loadSubgraphSchema, type SubgraphName } from './index.ts';
+
+export interface SubgraphServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSubgraphServer(name: SubgraphName, db: Db, port = 0, host = '127.0.0.1'): Promise<SubgraphServer> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } });
+  const server = new ApolloServer<SubgraphContext>({
+    schema: await loadSubgraphSchema(name),
+    csrfPrevention: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) =>
+      error instanceof GraphQLError
+        ? formatSubgraphError(error, (err) => logger.error({ err }, 'subgraph error'))
+        : { message: 'Internal error.', extensions: { code: 'internal' } },
+  });
+  await server.start();
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/graphql') {
+      ctx.status = ctx.path === '/healthz' ? 200 : 404;
+      ctx.body = ctx.status === 200 ? { status: 'ok', subgraph: name } : { error: { code: 'not_found', message: 'Only /graphql is served here.' } };
+      return;
+    }
+    if (ctx.method === 'POST') {
+      const raw = await getRawBody(ctx.req, { limit: '1mb', encoding: 'utf8' });
+      try {
+        (ctx.request as { body?: unknown }).body = raw ? JSON.parse(raw) : {};
+      } catch {
+        ctx.status = 400;
+        ctx.body = { errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'validation_failed' } }] };
+        return;
+      }
+    }
+    await next();
+  });
+  app.use(koaMiddleware(server, { context: async ({ ctx }) => createSubgraphContext(db, scopeFromHeaders(ctx.headers, `req_${randomUUID()}`)) }));
+  const httpServer = http.createServer(app.callback());
+  await new Promise<void>((resolve) => httpServer.listen(port, host, resolve));
+  const address = httpServer.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}/graphql`,
+    async close() {
+      httpServer.closeAllConnections();
+      await new Promise((resolve) => httpServer.close(resolve));
+      await server.stop();
+    },
+  };
+}

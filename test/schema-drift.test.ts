@@ -1,0 +1,28 @@
+// The committed migrations, subgraph SDL and supergraph must match the code that produces them.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { diffSchemaAgainstMigrations } from '../prisma/tools/migrations.ts';
+import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../schema/compose.ts';
+import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
+
+describe('drift', () => {
+  it('prisma/schema.prisma and prisma/migrations agree (npm run db:diff -- <name> writes what is missing)', async () => {
+    expect(await diffSchemaAgainstMigrations()).toBe('');
+  });
+
+  it('schema/*.graphql are what the Pothos builders print (npm run schema)', async () => {
+    const printed = await printSubgraphs();
+    for (const name of SUBGRAPH_NAMES) expect(await readFile(subgraphPath(name), 'utf8'), name).toBe(printed[name]);
+  });
+
+  it('the subgraphs compose, into the committed supergraph', async () => {
+    const printed = await printSubgraphs();
+    expect(await readFile(supergraphPath, 'utf8')).toBe(compose(printed));
+  });
+
+  it('composition reports errors instead of writing a broken supergraph', async () => {
+    const printed = await printSubgraphs();
+    const broken = { ...printed, esports: printed.esports.replace('type UsageDay', 'type UsageDay @key(fields: "nope")') };
+    expect(() => compose(broken)).toThrow(/composition failed/i);
+  });
+});
