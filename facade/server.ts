@@ -51,20 +51,17 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
   app.use(errorHandler(logger));
   app.use(async (ctx, next) => {
     await next();
-    // Neither a route nor allowedMethods (405, OPTIONS) answered: the path is unknown.
-    if (ctx.status === 404 && ctx.body == null) {
+    if (ctx.body != null) return;
+    // allowedMethods has set 405 and Allow when the path exists with other methods.
+    if (ctx.status === 405 || ctx.status === 501) {
+      throw new HttpError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], ctx.status);
+    }
+    if (ctx.status === 404) {
       throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`, [{ issue: 'unknown_route' }]);
     }
   });
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () =>
-        new HttpError('validation_failed', 'This method is not allowed on this path.', [{ issue: 'method_not_allowed' }], 405),
-      notImplemented: () => new HttpError('validation_failed', 'This method is not implemented.', [{ issue: 'not_implemented' }], 501),
-    }),
-  );
+  app.use(router.allowedMethods());
 
   const servers: http.Server[] = [];
   return {

@@ -36,8 +36,11 @@ function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io:
   delete json.$schema;
   const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
   if (id) {
-    const { id: _ignored, ...definition } = json as JsonSchema & { id?: string };
-    components[id] = definition;
+    // A named root comes back either inline or as a $ref to its own $defs entry (moved above).
+    if (json.$ref !== `#/components/schemas/${id}`) {
+      const { id: _ignored, ...definition } = json as JsonSchema & { id?: string };
+      components[id] = definition;
+    }
     return { $ref: `#/components/schemas/${id}` };
   }
   return json;
