@@ -1,0 +1,63 @@
+// The hand-written baseline: Koa + pg doing the same reads as GET /api/v2/auth/context (token by
+// hash with its application, owner entitlements) and answering the same body.
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import pg from 'pg';
+
+export async function startBaseline(databaseUrl: string, port = 0) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const app = new Koa();
+  app.use(async (ctx) => {
+    if (ctx.path !== '/api/v2/auth/context') {
+      ctx.status = 404;
+      return;
+    }
+    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+    ctx.set('x-request-id', requestId);
+    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+    const fail = () => {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Bearer realm="api", error="invalid_token"');
+      ctx.body = { error: { code: 'invalid_token', message: 'The access token is missing, unknown, expired or revoked.', requestId } };
+    };
+    if (!match) return fail();
+    const hash = createHash('sha256').update(match[1]).digest('hex');
+    const { rows } = await pool.query({
+      name: 'baseline_token',
+      text: `SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId"
+             FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId" WHERE t."tokenHash" = $1`,
+      values: [hash],
+    });
+    const token = rows[0];
+    if (!token || token.revokedAt || new Date(token.expiresAt).getTime() <= Date.now()) return fail();
+    const entitlements = await pool.query({
+      name: 'baseline_entitlements',
+      text: `SELECT name FROM "Entitlement" WHERE "ownerType" = $1 AND "ownerId" = $2 AND ("expiresAt" IS NULL OR "expiresAt" > now()) ORDER BY name`,
+      values: [token.ownerType, token.ownerId],
+    });
+    ctx.body = {
+      data: {
+        requestId,
+        applicationId: token.applicationId,
+        actor: token.actorType === 'user' ? { type: 'user', userId: token.userId } : { type: 'application', applicationId: token.applicationId },
+        owner: { type: token.ownerType, id: token.ownerId },
+        installation: null,
+        scopes: [...token.scopes].sort(),
+        permissions: [],
+        entitlements: entitlements.rows.map((row: { name: string }) => row.name),
+      },
+    };
+  });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}

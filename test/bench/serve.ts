@@ -1,0 +1,17 @@
+// A server process for the benchmark: `platform` (the whole facade, in-process subgraphs) or
+// `baseline` (hand-written Koa + pg). Prints its URL on the first line of stdout.
+import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { createPlatform } from '../../facade/server.ts';
+import { startBaseline } from './baseline-auth-context.ts';
+
+const kind = process.argv[2];
+const url = process.env.DATABASE_URL!;
+if (kind === 'baseline') {
+  const server = await startBaseline(url);
+  console.log(server.url);
+} else {
+  const db = openDatabase({ url });
+  const platform = await createPlatform({ db });
+  const { url: base } = await platform.listen(0, '127.0.0.1');
+  console.log(base);
+}

@@ -1,0 +1,119 @@
+// Benchmark plumbing: a fresh PostgreSQL database with the demo world, server child processes, and
+// autocannon runs whose results are compared side by side (ratios, never absolute thresholds).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { applyMigrations } from '../../prisma/tools/migrations.ts';
+import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const db = openDatabase({ url: url.toString() });
+  await applyMigrations(db.adapterFactory);
+  await loadDemoWorld(db.prisma);
+  await db.close();
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+export function startServerProcess(kind: 'platform' | 'baseline', databaseUrl: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/serve.ts', kind], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => {
+      resolve({
+        url: chunk.toString().trim().split('\n')[0],
+        child,
+        rssMiB: () => {
+          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+          return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+        },
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGKILL');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  requests: number;
+}
+
+export interface LoadSpec {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  seconds?: number;
+  amount?: number;
+}
+
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  const result = await autocannon({
+    url: spec.url,
+    method: spec.method ?? 'GET',
+    headers: spec.headers,
+    body: spec.body,
+    connections: spec.connections ?? 32,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
+    pipelining: 1,
+  });
+  return {
+    name: spec.name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    requests: result.requests.total,
+  };
+}
+
+export function printTable(title: string, rows: LoadResult[], reference: LoadResult) {
+  console.log(`\n${title}`);
+  console.log('| target | req/s | vs ' + reference.name + ' | p50 ms | p99 ms | non-2xx |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / reference.rps).toFixed(2)} | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+  }
+}

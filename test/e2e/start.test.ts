@@ -1,0 +1,95 @@
+// npm start on an empty database: migrations, demo world, one port, URLs and credentials printed.
+// A second start on the same data keeps it and loads nothing twice.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let env: Record<string, string> = {};
+let cleanup = async () => undefined as void;
+
+beforeAll(async () => {
+  const server = process.env.DATABASE_URL;
+  if (server && /^postgres/.test(server)) {
+    const name = `t_start_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    env = { DATABASE_URL: url.toString() };
+    cleanup = async () => {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), 'esports-start-'));
+    env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
+    cleanup = () => rm(dir, { recursive: true, force: true });
+  }
+});
+afterAll(() => cleanup());
+
+function start(): Promise<{ child: ChildProcess; output: string; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'facade/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(output);
+      if (match && output.includes('Try:')) {
+        clearTimeout(timer);
+        setTimeout(() => resolve({ child, output, base: match[1] }), 100);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+describe('npm start', () => {
+  it('creates the database, loads the demo world, serves the API and prints where to look', async () => {
+    const first = await start();
+    try {
+      expect(first.output).toContain('demo world loaded');
+      for (const text of ['/api/v2', '/graphql', '/oauth/token', '/api/openapi.json', '/docs', '/healthz', 'demo-token-app', 'app_demo:demo-app-secret', 'demo-org-key-0001', 'demo-password']) {
+        expect(first.output).toContain(text);
+      }
+      const response = await fetch(`${first.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-app' } });
+      expect(response.status).toBe(200);
+      expect((await response.json()).data.applicationId).toBe('app_demo');
+      expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
+    } finally {
+      await stop(first.child);
+    }
+    const second = await start();
+    try {
+      expect(second.output).not.toContain('demo world loaded');
+      expect(second.output).not.toContain('applied');
+      const response = await fetch(`${second.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-alice' } });
+      expect((await response.json()).data.actor).toEqual({ type: 'user', userId: 'usr_alice' });
+    } finally {
+      await stop(second.child);
+    }
+  }, 240_000);
+});
