@@ -1,7 +1,7 @@
 // The authority context: what the calling token may ask (scopes), what its actor may do on a target
 // (permissions) and what its owner has paid for (entitlements).
 import type { SubgraphContext } from '../shared/context.ts';
-import { entitlementsOf, installationFor, permissionsOn, type InstallationRow } from '../shared/authority.ts';
+import { installationFor, permissionsOn, type InstallationRow } from '../shared/authority.ts';
 import { validationFailed } from '../shared/errors.ts';
 import { TARGET_TYPES, type TargetType } from '../shared/scopes.ts';
 
@@ -37,7 +37,6 @@ export async function authorityContext(
   }
   let installation: InstallationRow | null = null;
   let permissions: string[] = [];
-  const entitlements = entitlementsOf(ctx.db, authority.owner);
   if (hasType) {
     installation = await installationFor(ctx.loaders, authority.applicationId, targetType as TargetType, targetId!);
     permissions = await permissionsOn(ctx.db, ctx.loaders, authority, targetType as TargetType, targetId!, installation);
@@ -50,6 +49,6 @@ export async function authorityContext(
     installation,
     scopes: [...authority.scopes].sort(),
     permissions,
-    entitlements: await entitlements,
+    entitlements: authority.entitlements,
   };
 }

@@ -14,6 +14,8 @@ export interface Authority {
   actor: Actor;
   owner: { type: string; id: string };
   scopes: string[];
+  /** Entitlements of the application's owner, current when the request began. */
+  entitlements: string[];
 }
 
 export type { InstallationRow };
@@ -25,23 +27,35 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
+interface TokenRow {
+  id: string;
+  applicationId: string;
+  actorType: string;
+  userId: string | null;
+  scopes: string[];
+  expiresAt: Date;
+  revokedAt: Date | null;
+  ownerType: string;
+  ownerId: string;
+  entitlements: string[];
+}
+
+// One statement on the hot path of every request: the token, its application's owner and the owner's
+// entitlements (Prisma's relation select would take three).
 export async function resolveAuthority(db: Db, authorization: string | undefined): Promise<Authority> {
   const token = bearerToken(authorization);
   if (!token) throw invalidToken('An access token is required: send Authorization: Bearer <token>.');
-  const row = await db.accessToken.findUnique({
-    where: { tokenHash: sha256(token) },
-    select: {
-      id: true,
-      applicationId: true,
-      actorType: true,
-      userId: true,
-      scopes: true,
-      expiresAt: true,
-      revokedAt: true,
-      application: { select: { ownerType: true, ownerId: true } },
-    },
-  });
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw invalidToken();
+  const rows = await db.$queryRaw<TokenRow[]>`
+    SELECT t.id, t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt",
+           a."ownerType", a."ownerId",
+           ARRAY(SELECT e.name FROM "Entitlement" e
+                 WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
+                   AND (e."expiresAt" IS NULL OR e."expiresAt" > now())
+                 ORDER BY e.name) AS entitlements
+    FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId"
+    WHERE t."tokenHash" = ${sha256(token)}`;
+  const row = rows[0];
+  if (!row || row.revokedAt || new Date(row.expiresAt).getTime() <= Date.now()) throw invalidToken();
   return {
     tokenId: row.id,
     applicationId: row.applicationId,
@@ -49,8 +63,9 @@ export async function resolveAuthority(db: Db, authorization: string | undefined
       row.actorType === 'user' && row.userId
         ? { type: 'user', userId: row.userId }
         : { type: 'application', applicationId: row.applicationId },
-    owner: { type: row.application.ownerType, id: row.application.ownerId },
+    owner: { type: row.ownerType, id: row.ownerId },
     scopes: row.scopes,
+    entitlements: row.entitlements,
   };
 }
 
@@ -58,15 +73,6 @@ export function requireScope(authority: Authority, scope: string): void {
   if (!authority.scopes.includes(scope)) {
     throw forbidden(`This operation needs the scope ${scope}, which the access token does not carry.`, 'missing_scope');
   }
-}
-
-export async function entitlementsOf(db: Db, owner: { type: string; id: string }): Promise<string[]> {
-  const rows = await db.entitlement.findMany({
-    where: { ownerType: owner.type, ownerId: owner.id, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-    select: { name: true },
-    orderBy: { name: 'asc' },
-  });
-  return rows.map((row) => row.name);
 }
 
 /**
