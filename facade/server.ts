@@ -32,12 +32,12 @@ export interface Platform {
 export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
-  const gateway = await createGateway({ db: db.prisma, subgraphUrls, logError: (error) => logger.error({ err: error }, 'subgraph error') });
+  const gateway = await createGateway({ db, subgraphUrls, logError: (error) => logger.error({ err: error }, 'subgraph error') });
   const graphql = await startGraphQLServer(gateway, logger);
   const runner = new OperationRunner(gateway);
 
   const router = new Router();
-  mountRoutes(router, routeTable, runner);
+  mountRoutes(router, routeTable, runner, logger);
   mountGraphQL(router, graphql);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { fromRoot } from '../subgraphs/shared/paths.ts';
 import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/index.ts';
 
-export const schemaDir = import.meta.dirname;
+export const schemaDir = fromRoot('schema');
 export const supergraphPath = path.join(schemaDir, 'supergraph.graphql');
 export const subgraphPath = (name: SubgraphName) => path.join(schemaDir, `${name}.graphql`);
 

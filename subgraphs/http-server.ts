@@ -12,7 +12,7 @@ import getRawBody from 'raw-body';
 import pino from 'pino';
 import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from './shared/context.ts';
 import { formatSubgraphError } from './shared/error-format.ts';
-import type { Db } from './shared/db/database.ts';
+import type { Database } from './shared/db/database.ts';
 import { loadSubgraphSchema, type SubgraphName } from './index.ts';
 
 export interface SubgraphServer {
@@ -20,7 +20,7 @@ export interface SubgraphServer {
   close(): Promise<void>;
 }
 
-export async function startSubgraphServer(name: SubgraphName, db: Db, port = 0, host = '127.0.0.1'): Promise<SubgraphServer> {
+export async function startSubgraphServer(name: SubgraphName, db: Database, port = 0, host = '127.0.0.1'): Promise<SubgraphServer> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } });
   const server = new ApolloServer<SubgraphContext>({
     schema: await loadSubgraphSchema(name),

@@ -10,7 +10,7 @@ if (!SUBGRAPH_NAMES.includes(name)) {
   process.exit(2);
 }
 const db = openDatabase();
-const server = await startSubgraphServer(name, db.prisma, Number(process.env.PORT ?? 4001), process.env.HOST ?? '0.0.0.0');
+const server = await startSubgraphServer(name, db, Number(process.env.PORT ?? 4001), process.env.HOST ?? '0.0.0.0');
 console.log(`Subgraph ${name} serves ${server.url} on ${db.describe}`);
 const stop = async () => {
   await server.close();

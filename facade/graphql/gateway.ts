@@ -2,7 +2,7 @@
 // when SUBGRAPH_URLS names them (distributed topology).
 import { readFile } from 'node:fs/promises';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
-import type { Db } from '../../subgraphs/shared/db/database.ts';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
 import { supergraphPath } from '../../schema/compose.ts';
 import type { GatewayContext } from './context.ts';
@@ -41,7 +41,7 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
 }
 
 export interface GatewayOptions {
-  db: Db;
+  db: Database;
   subgraphUrls?: SubgraphUrls;
   logError: (error: unknown) => void;
 }

@@ -3,7 +3,7 @@
 // 255 µs with LocalGraphQLDataSource against 40 µs with this).
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { Db } from '../../subgraphs/shared/db/database.ts';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
 import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 import type { GatewayContext } from './context.ts';
@@ -16,7 +16,7 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   constructor(
     private readonly name: string,
     private readonly schema: GraphQLSchema,
-    private readonly db: Db,
+    private readonly db: Database,
     private readonly logError: (error: unknown) => void,
   ) {}
 

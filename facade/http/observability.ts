@@ -46,15 +46,17 @@ export function createMetrics(): Metrics {
 export function requestLogger(logger: Logger): Middleware {
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
-    const log = logger.child({ requestId: ctx.state.requestId });
-    ctx.state.log = log;
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const entry = { method: ctx.method, path: ctx.path, route: ctx.state.route ?? ctx._matchedRoute, status: ctx.status, ms: Math.round(ms * 100) / 100 };
-      if (ctx.status >= 500) log.error(entry, 'request');
-      else log.info(entry, 'request');
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      if (logger.isLevelEnabled(level)) {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        logger[level](
+          { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, route: ctx.state.route ?? ctx._matchedRoute, status: ctx.status, ms: Math.round(ms * 100) / 100 },
+          'request',
+        );
+      }
     }
   };
 }

@@ -3,6 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { Logger } from 'pino';
 import type { GraphQLFormattedError } from 'graphql';
 import { errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
@@ -63,7 +64,7 @@ function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: numb
   ctx.body = { error: oauth, error_description: error.message };
 }
 
-export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner) {
+export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner, logger: Logger) {
   for (const row of rows) {
     runner.check(row.operation);
     router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
@@ -94,7 +95,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       const error = result.errors?.[0];
       if (error) {
         const { status, code } = statusOfGraphQLError(error);
-        if (status >= 500) ctx.state.log?.error?.({ errors: result.errors }, 'operation failed');
+        if (status >= 500) logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
         if (code === 'invalid_token') ctx.set('WWW-Authenticate', `Bearer realm="api", error="invalid_token"`);
         const message = status === 500 ? 'Internal error.' : error.message;

@@ -3,19 +3,24 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+let instances = 0;
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
+import { fromRoot } from '../../subgraphs/shared/paths.ts';
 
 const require = createRequire(import.meta.url);
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm');
-let engineModule: Promise<EngineModule> | undefined;
 
-// Node 20 cannot import .wasm as a module: compile it and hand it to the wasm-bindgen glue.
+// Node 20 cannot import .wasm as a module: compile it and hand it to the wasm-bindgen glue. The module
+// is not kept: a server needs the engine once at start-up and should not hold its memory after.
 async function loadEngineModule(): Promise<EngineModule> {
   const glueFile = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const dir = path.dirname(glueFile);
-  const glue = (await import(glueFile)) as EngineModule & {
+  // A fresh copy of the glue per engine (query string), so each holds only its own instance.
+  const glue = (await import(`${pathToFileURL(glueFile).href}?instance=${++instances}`)) as EngineModule & {
     __wbg_set_wasm(exports: WebAssembly.Exports): void;
   };
   const module = await WebAssembly.compile(await readFile(path.join(dir, 'schema_engine_bg.wasm')));
@@ -29,12 +34,11 @@ async function loadEngineModule(): Promise<EngineModule> {
   return glue;
 }
 
-export const schemaPath = path.resolve(import.meta.dirname, '../schema.prisma');
-export const migrationsDir = path.resolve(import.meta.dirname, '../migrations');
+export const schemaPath = fromRoot('prisma/schema.prisma');
+export const migrationsDir = fromRoot('prisma/migrations');
 
 export async function openSchemaEngine(factory: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
-  engineModule ??= loadEngineModule();
-  const { SchemaEngine } = await engineModule;
+  const { SchemaEngine } = await loadEngineModule();
   const datamodel = await readFile(schemaPath, 'utf8');
   const log = (message: string) => {
     if (process.env.PRISMA_ENGINE_DEBUG) process.stderr.write(`${message}\n`);

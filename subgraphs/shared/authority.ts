@@ -1,6 +1,6 @@
 // Who is calling: the access token behind `Authorization: Bearer …`, resolved once per request and
 // shared by every subgraph that takes part in it.
-import type { Db } from './db/database.ts';
+import type { Db, SqlRunner } from './db/database.ts';
 import { sha256 } from './crypto.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import { ROLE_PERMISSIONS, TEAM_ROLE_PERMISSIONS, type TargetType } from './scopes.ts';
@@ -33,29 +33,29 @@ interface TokenRow {
   actorType: string;
   userId: string | null;
   scopes: string[];
-  expiresAt: Date;
-  revokedAt: Date | null;
   ownerType: string;
   ownerId: string;
   entitlements: string[];
+  valid: boolean;
 }
 
 // One statement on the hot path of every request: the token, its application's owner and the owner's
-// entitlements (Prisma's relation select would take three).
-export async function resolveAuthority(db: Db, authorization: string | undefined): Promise<Authority> {
+// entitlements. Timestamps are stored in UTC without a zone, so "now" is compared in UTC too.
+const TOKEN_SQL = `
+  SELECT t.id, t."applicationId", t."actorType", t."userId", t.scopes, a."ownerType", a."ownerId",
+         (t."revokedAt" IS NULL AND t."expiresAt" > (now() AT TIME ZONE 'UTC')) AS valid,
+         ARRAY(SELECT e.name FROM "Entitlement" e
+               WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
+                 AND (e."expiresAt" IS NULL OR e."expiresAt" > (now() AT TIME ZONE 'UTC'))
+               ORDER BY e.name) AS entitlements
+  FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId"
+  WHERE t."tokenHash" = $1`;
+
+export async function resolveAuthority(sql: SqlRunner, authorization: string | undefined): Promise<Authority> {
   const token = bearerToken(authorization);
   if (!token) throw invalidToken('An access token is required: send Authorization: Bearer <token>.');
-  const rows = await db.$queryRaw<TokenRow[]>`
-    SELECT t.id, t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt",
-           a."ownerType", a."ownerId",
-           ARRAY(SELECT e.name FROM "Entitlement" e
-                 WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
-                   AND (e."expiresAt" IS NULL OR e."expiresAt" > now())
-                 ORDER BY e.name) AS entitlements
-    FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId"
-    WHERE t."tokenHash" = ${sha256(token)}`;
-  const row = rows[0];
-  if (!row || row.revokedAt || new Date(row.expiresAt).getTime() <= Date.now()) throw invalidToken();
+  const [row] = await sql<TokenRow>(TOKEN_SQL, [sha256(token)]);
+  if (!row?.valid) throw invalidToken();
   return {
     tokenId: row.id,
     applicationId: row.applicationId,

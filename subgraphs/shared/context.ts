@@ -1,6 +1,6 @@
 // The per-request context every subgraph resolver sees. In one process the gateway hands all
 // subgraphs the same RequestScope, so the token is resolved once per request, not once per subgraph.
-import type { Db } from './db/database.ts';
+import type { Database, Db, SqlRunner } from './db/database.ts';
 import { resolveAuthority, type Authority } from './authority.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 
@@ -14,6 +14,7 @@ export interface RequestScope {
 
 export interface SubgraphContext {
   db: Db;
+  sql: SqlRunner;
   scope: RequestScope;
   requestId: string;
   /** The caller's authority; rejects with invalid_token. */
@@ -21,13 +22,14 @@ export interface SubgraphContext {
   loaders: Loaders;
 }
 
-export function createSubgraphContext(db: Db, scope: RequestScope): SubgraphContext {
+export function createSubgraphContext(database: Database, scope: RequestScope): SubgraphContext {
   return {
-    db,
+    db: database.prisma,
+    sql: database.sql,
     scope,
     requestId: scope.requestId,
-    authority: () => (scope.authority ??= resolveAuthority(db, scope.authorization)),
-    loaders: createLoaders(db),
+    authority: () => (scope.authority ??= resolveAuthority(database.sql, scope.authorization)),
+    loaders: createLoaders(database.prisma),
   };
 }
 

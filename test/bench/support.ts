@@ -36,6 +36,14 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   };
 }
 
+/** The node flags npm start runs the server with (package.json), so the benchmark measures the same process. */
+export function startNodeFlags(): string[] {
+  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
+  const match = /&& node ((?:--\S+ )*)node_modules\/\.cache\/esports-platform\/main\.mjs/.exec(start);
+  if (!match) throw new Error(`Cannot read the node flags of npm start: ${start}`);
+  return match[1].trim().split(' ').filter(Boolean);
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -44,7 +52,8 @@ export interface ServerProcess {
 }
 
 export function startServerProcess(kind: 'platform' | 'baseline', databaseUrl: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/serve.ts', kind], {
+  // The compiled bundle, as npm start runs it (npm run bench builds it first).
+  const child = spawn(process.execPath, [...startNodeFlags(), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],

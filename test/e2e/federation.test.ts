@@ -11,7 +11,7 @@ let subgraphs: SubgraphServer[] = [];
 
 beforeAll(async () => {
   local = await startTestServer();
-  subgraphs = await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraphServer(name, local.db.prisma)));
+  subgraphs = await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraphServer(name, local.db)));
   const subgraphUrls = Object.fromEntries(SUBGRAPH_NAMES.map((name, index) => [name, subgraphs[index].url]));
   distributed = await startTestServer({ db: local.db, subgraphUrls });
 });

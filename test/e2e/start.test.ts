@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 function start(): Promise<{ child: ChildProcess; output: string; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'facade/main.ts'], {
+  const child = spawn('npm', ['start', '--silent'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +64,7 @@ const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     child.removeAllListeners('exit');
     child.on('exit', () => resolve());
+    // npm forwards SIGTERM to the server it started.
     child.kill('SIGTERM');
   });
 
