@@ -34,7 +34,12 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
   const metrics = createMetrics();
   const gateway = await createGateway({ db, subgraphUrls, logError: (error) => logger.error({ err: error }, 'subgraph error') });
   const graphql = await startGraphQLServer(gateway, logger);
-  const runner = new OperationRunner(gateway);
+  const runner = new OperationRunner(gateway, {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message: unknown) => logger.warn(String(message)),
+    error: (message: unknown) => logger.error(String(message)),
+  });
 
   const router = new Router();
   mountRoutes(router, routeTable, runner, logger);

@@ -32,7 +32,10 @@ export interface OperationResult {
 }
 
 export class OperationRunner {
-  constructor(private readonly gateway: ApolloGateway) {}
+  constructor(
+    private readonly gateway: ApolloGateway,
+    private readonly logger: Pick<Console, 'debug' | 'info' | 'warn' | 'error'>,
+  ) {}
 
   /** Fails at start-up when an operation does not fit the supergraph. */
   check(operation: PreparedOperation): void {
@@ -54,7 +57,7 @@ export class OperationRunner {
       context,
       contextValue: context,
       metrics: {},
-      logger: console,
+      logger: this.logger,
       cache: undefined,
       overallCachePolicy: undefined,
     };

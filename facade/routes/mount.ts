@@ -15,11 +15,11 @@ import type { RouteInput, RouteRow } from './table.ts';
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function issuesToDetails(issues: z.core.$ZodIssue[], location: string): ErrorDetail[] {
-  return issues.map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : ((issue as { keys?: string[] }).keys?.join(', ') ?? location);
-    const issueText = issue.code === 'unrecognized_keys' ? `unknown ${location} parameter` : issue.message;
-    return { field: issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys.join(', ') : field, issue: issueText };
-  });
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${location} parameter` }))
+      : [{ field: issue.path.length ? issue.path.join('.') : location, issue: issue.message }],
+  );
 }
 
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: string): T | Record<string, never> {

@@ -126,7 +126,9 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await ctx.authority();
-      return (await ctx.loaders.team.load(String(args.id))) ?? Promise.reject(notFound('The team'));
+      const team = await ctx.loaders.team.load(String(args.id));
+      if (!team) throw notFound('The team');
+      return team;
     },
   }),
 }));
