@@ -1,36 +1,21 @@
-// Who may read what in the competitions subgraph. A resource the caller may not see is not_found,
-// so that nothing reveals whether it exists.
+// Who may read what in the competitions subgraph: organisations, events and users are readable
+// through an active installation of the application (for an event, one on its organisation counts).
+// A resource the caller may not see is not_found, so that nothing reveals whether it exists.
 import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor } from '../shared/authority.ts';
 import { notFound } from '../shared/errors.ts';
+import type { TargetType } from '../shared/scopes.ts';
 
-export async function readableOrganisation(ctx: SubgraphContext, id: string) {
+async function readable<T>(ctx: SubgraphContext, targetType: TargetType, id: string, load: Promise<T | null>, what: string): Promise<T> {
   const authority = await ctx.authority();
-  const [organisation, installation] = await Promise.all([
-    ctx.loaders.organisation.load(id),
-    installationFor(ctx.loaders, authority.applicationId, 'organisation', id),
-  ]);
-  if (!organisation || !installation) throw notFound('The organisation');
-  return organisation;
+  const [row, installation] = await Promise.all([load, installationFor(ctx.loaders, authority.applicationId, targetType, id)]);
+  if (!row || !installation) throw notFound(what);
+  return row;
 }
 
-export async function readableEvent(ctx: SubgraphContext, id: string) {
-  const authority = await ctx.authority();
-  const [event, installation] = await Promise.all([
-    ctx.loaders.event.load(id),
-    installationFor(ctx.loaders, authority.applicationId, 'event', id),
-  ]);
-  if (!event || !installation) throw notFound('The event');
-  return event;
-}
+export const readableOrganisation = (ctx: SubgraphContext, id: string) =>
+  readable(ctx, 'organisation', id, ctx.loaders.organisation.load(id), 'The organisation');
 
-/** Users are readable through an active installation of the application on them. */
-export async function readableUser(ctx: SubgraphContext, id: string) {
-  const authority = await ctx.authority();
-  const [user, installation] = await Promise.all([
-    ctx.loaders.user.load(id),
-    installationFor(ctx.loaders, authority.applicationId, 'user', id),
-  ]);
-  if (!user || !installation) throw notFound('The user');
-  return user;
-}
+export const readableEvent = (ctx: SubgraphContext, id: string) => readable(ctx, 'event', id, ctx.loaders.event.load(id), 'The event');
+
+export const readableUser = (ctx: SubgraphContext, id: string) => readable(ctx, 'user', id, ctx.loaders.user.load(id), 'The user');

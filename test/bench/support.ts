@@ -2,10 +2,9 @@
 // autocannon runs whose results are compared side by side (ratios, never absolute thresholds).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
 import { openDatabase } from '../../subgraphs/shared/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
@@ -13,27 +12,13 @@ import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 
 export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const db = openDatabase({ url: url.toString() });
+  const server = process.env.BENCH_DATABASE_URL ?? postgresServerUrl() ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const scratch = await createScratchDatabase(server, 'bench');
+  const db = openDatabase({ url: scratch.url });
   await applyMigrations(db.adapterFactory);
   await loadDemoWorld(db.prisma);
   await db.close();
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  return scratch;
 }
 
 /** The node flags npm start runs the server with (package.json), so the benchmark measures the same process. */

@@ -4,8 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -13,22 +12,11 @@ let env: Record<string, string> = {};
 let cleanup = async () => undefined as void;
 
 beforeAll(async () => {
-  const server = process.env.DATABASE_URL;
-  if (server && /^postgres/.test(server)) {
-    const name = `t_start_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString() };
-    cleanup = async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
+  const server = postgresServerUrl();
+  if (server) {
+    const scratch = await createScratchDatabase(server, 't_start');
+    env = { DATABASE_URL: scratch.url };
+    cleanup = scratch.drop;
   } else {
     const dir = await mkdtemp(path.join(tmpdir(), 'esports-start-'));
     env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
