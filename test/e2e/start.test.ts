@@ -25,10 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-function start(): Promise<{ child: ChildProcess; output: string; base: string }> {
+function start(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string; base: string }> {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -39,7 +39,7 @@ function start(): Promise<{ child: ChildProcess; output: string; base: string }>
       const match = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(output);
       if (match && output.includes('Try:')) {
         clearTimeout(timer);
-        setTimeout(() => resolve({ child, output, base: match[1] }), 100);
+        setTimeout(() => resolve({ child, output: () => output, base: match[1] }), 100);
       }
     };
     child.stdout!.on('data', onData);
@@ -60,9 +60,9 @@ describe('npm start', () => {
   it('creates the database, loads the demo world, serves the API and prints where to look', async () => {
     const first = await start();
     try {
-      expect(first.output).toContain('demo world loaded');
+      expect(first.output()).toContain('demo world loaded');
       for (const text of ['/api/v2', '/graphql', '/oauth/token', '/api/openapi.json', '/docs', '/healthz', 'demo-token-app', 'app_demo:demo-app-secret', 'demo-org-key-0001', 'demo-password']) {
-        expect(first.output).toContain(text);
+        expect(first.output()).toContain(text);
       }
       const response = await fetch(`${first.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-app' } });
       expect(response.status).toBe(200);
@@ -71,12 +71,18 @@ describe('npm start', () => {
     } finally {
       await stop(first.child);
     }
-    const second = await start();
+    const second = await start({ LOG_LEVEL: 'info' });
     try {
-      expect(second.output).not.toContain('demo world loaded');
-      expect(second.output).not.toContain('applied');
+      expect(second.output()).not.toContain('demo world loaded');
+      expect(second.output()).not.toContain('applied');
       const response = await fetch(`${second.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-alice' } });
       expect((await response.json()).data.actor).toEqual({ type: 'user', userId: 'usr_alice' });
+      // Structured JSON logs carry the request id.
+      await fetch(`${second.base}/api/v2/auth/context`, { headers: { 'x-request-id': 'start-log-1' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const line = second.output().split('\n').find((l) => l.includes('"requestId":"start-log-1"'));
+      expect(line).toBeDefined();
+      expect(JSON.parse(line!)).toMatchObject({ requestId: 'start-log-1', method: 'GET', route: '/api/v2/auth/context', status: 401 });
     } finally {
       await stop(second.child);
     }
