@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
-import { errorBody } from '../routes/common.ts';
+import { errorBody, pageMeta } from '../routes/common.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   304: 'Not Modified: the ETag in If-None-Match is current.',
@@ -72,16 +72,26 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
   const components: Record<string, JsonSchema> = {};
   const errorRef = toSchema(errorBody, components, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
+  const headerDocs = (row: RouteRow) => ({
+    'x-request-id': { schema: { type: 'string' }, description: 'The request id.' },
+    ...(row.documentedHeaders ?? {}),
+  });
   for (const row of rows) {
     const success = toSchema(row.success.schema, components, 'output');
-    const body = row.format === 'raw' ? success : { type: 'object', required: ['data'], properties: { data: success }, additionalProperties: false };
+    const body =
+      row.format === 'raw'
+        ? success
+        : row.format === 'list'
+          ? { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: success }, meta: toSchema(pageMeta, components, 'output') }, additionalProperties: false }
+          : { type: 'object', required: ['data'], properties: { data: success }, additionalProperties: false };
     const responses: Record<string, unknown> = {
       [row.success.status]: {
         description: row.success.description,
-        headers: { 'x-request-id': { schema: { type: 'string' }, description: 'The request id.' } },
+        headers: headerDocs(row),
         content: { 'application/json': { schema: body, ...(row.example ? { example: row.example.response } : {}) } },
       },
     };
+    if (row.notModified) responses[304] = { description: STATUS_TEXT[304], headers: headerDocs(row) };
     for (const status of row.errors) {
       responses[status] = {
         description: STATUS_TEXT[status] ?? 'Error.',

@@ -1,6 +1,7 @@
 // The route table: every REST route of the platform.
 import { authorityRoutes } from './authority.ts';
 import { oauthRoutes } from './oauth.ts';
+import { competitionReadRoutes, competitionWriteRoutes } from './competitions.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes];

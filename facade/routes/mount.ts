@@ -101,10 +101,16 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         const message = status === 500 ? 'Internal error.' : error.message;
         return sendError(ctx, status, code, message, error.extensions?.details as ErrorDetail[] | undefined);
       }
-      for (const [name, value] of Object.entries(row.responseHeaders ?? {})) ctx.set(name, value);
-      ctx.status = row.success.status;
-      const body = row.result(result.data ?? {});
-      ctx.body = row.format === 'raw' ? body : { data: body };
+      const data = result.data ?? {};
+      const response = row.respond?.(data) ?? {};
+      for (const [name, value] of Object.entries({ ...row.responseHeaders, ...response.headers })) ctx.set(name, value);
+      if (response.notModified) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.status = response.status ?? row.success.status;
+      const body = row.result(data);
+      ctx.body = row.format === 'raw' || row.format === 'list' ? body : { data: body };
     });
   }
 }

@@ -37,11 +37,17 @@ export interface RouteRow {
   success: { status: 200 | 201; schema: z.ZodType; description: string };
   /** Error statuses this route can answer, for the documentation. */
   errors: number[];
-  /** envelope: {"data": …}; raw: the result is the body (OAuth). */
-  format?: 'envelope' | 'raw';
+  /** envelope: {"data": …}; list: the result is {data, meta}; raw: the result is the body (OAuth). */
+  format?: 'envelope' | 'list' | 'raw';
+  /** Status and headers that depend on the result: ETag, replay markers, 304. */
+  respond?(data: Record<string, unknown>): { status?: number; headers?: Record<string, string>; notModified?: boolean };
   /** api: the platform error body; oauth: RFC 6749 error bodies. */
   errorFormat?: 'api' | 'oauth';
   responseHeaders?: Record<string, string>;
+  /** Response headers to document (ETag, Idempotent-Replayed, …). */
+  documentedHeaders?: Record<string, { description: string; schema: { type: string } }>;
+  /** The route answers 304 Not Modified to a current If-None-Match. */
+  notModified?: boolean;
   example?: { request?: string; response: unknown };
 }
 

@@ -1,0 +1,373 @@
+// REST routes of the competition section: nine writes and the reads of organisation events, player
+// statistics and users. Each row runs a named operation of the competitions subgraph.
+import { z } from 'zod';
+import { prepareOperation } from '../graphql/operations.ts';
+import {
+  invitationInput,
+  lineupInput,
+  participantChangeInput,
+  staffInput,
+  stageInput,
+  standingAdjustmentInput,
+  vetoInput,
+} from '../../subgraphs/competitions/inputs.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
+import { defineRoute, type RouteInput, type RouteRow } from './table.ts';
+import { requestIdHeader } from './common.ts';
+
+const idParam = z.string().min(1).max(128);
+
+export const writeResult = z
+  .object({ resourceId: z.string(), revision: z.number().int(), updated: z.boolean() })
+  .strict()
+  .meta({ id: 'WriteResult' });
+
+const writeHeaders = (idempotent: boolean) =>
+  z.object({
+    'if-match': z.string().max(200).optional().describe('The current event revision as a strong ETag, e.g. "3". Missing → 428; stale or weak → 412.'),
+    ...(idempotent
+      ? { 'idempotency-key': z.string().min(1).max(255).describe('Your unique key for this write; a retry with it replays the first result (24 h).') }
+      : {}),
+    'x-request-id': requestIdHeader,
+  });
+
+const WRITE_HEADERS_DOC = {
+  ETag: { description: 'The event revision after the write, e.g. "4".', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: 'true when this is the stored result of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+};
+
+interface WriteSpec {
+  operationId: string;
+  method: 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  description: string;
+  scope: string;
+  mutation: string;
+  pathParams: string[];
+  body?: z.ZodType;
+  idempotent: boolean;
+  created: boolean;
+  variables(input: RouteInput): Record<string, unknown>;
+  exampleBody?: unknown;
+}
+
+function writeRoute(spec: WriteSpec): RouteRow {
+  const field = /\{\s*(\w+)\s*\(/.exec(spec.mutation.replace(/^[^{]*\{/, '{'))![1];
+  return defineRoute({
+    operationId: spec.operationId,
+    method: spec.method,
+    path: spec.path,
+    tag: 'Competition writes',
+    summary: spec.summary,
+    description: `${spec.description}\n\nScope: \`${spec.scope}\`; the application needs an active installation on the event's organisation, and a user actor the matching permission there. Requires If-Match${spec.idempotent ? ' and Idempotency-Key' : ''}.`,
+    security: 'bearer',
+    input: {
+      path: z.object(Object.fromEntries(spec.pathParams.map((name) => [name, idParam]))),
+      headers: writeHeaders(spec.idempotent),
+      ...(spec.body ? { body: spec.body } : {}),
+    },
+    operation: prepareOperation(spec.mutation),
+    variables: (input) => ({
+      ...spec.variables(input),
+      ifMatch: input.headers['if-match'] ?? null,
+      ...(spec.idempotent ? { idempotencyKey: input.headers['idempotency-key'] } : {}),
+    }),
+    result: (data) => {
+      const { resourceId, revision, updated } = data[field] as { resourceId: string; revision: number; updated: boolean };
+      return { resourceId, revision, updated };
+    },
+    respond: (data) => {
+      const result = data[field] as { revision: number; replayed: boolean };
+      return { headers: { ETag: `"${result.revision}"`, ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) } };
+    },
+    documentedHeaders: WRITE_HEADERS_DOC,
+    success: { status: spec.created ? 201 : 200, schema: writeResult, description: spec.created ? 'Created: resourceId is the new resource.' : 'The write result.' },
+    errors: [400, 401, 403, 404, 409, 412, 428, 429, 500, 503],
+    example: spec.exampleBody ? { request: JSON.stringify(spec.exampleBody), response: { data: { resourceId: 'stg_…', revision: 6, updated: true } } } : undefined,
+  });
+}
+
+const WRITE_FIELDS = 'resourceId revision updated replayed';
+
+export const competitionWriteRoutes: RouteRow[] = [
+  writeRoute({
+    operationId: 'publishEvent',
+    method: 'post',
+    path: '/api/v2/events/{eventId}/publish',
+    summary: 'Publish an event',
+    description: 'Publishes a draft event (with at least one stage): its state becomes scheduled. Any other state answers 409 conflict (not_publishable). No body.',
+    scope: 'event:manage',
+    mutation: `mutation PublishEvent($eventId: ID!, $ifMatch: String, $idempotencyKey: String!) { publishEvent(eventId: $eventId, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    idempotent: true,
+    created: false,
+    variables: ({ path }) => ({ eventId: path.eventId }),
+  }),
+  writeRoute({
+    operationId: 'updateVetoSettings',
+    method: 'patch',
+    path: '/api/v2/events/{eventId}/settings/veto',
+    summary: 'Replace the map veto configurations',
+    description: 'Replaces the veto configurations (one per best-of), normalised to the size of the map pool: picks are yours, bans are fitted, a decider closes odd best-ofs. mapPool, when given, replaces the map pool first.',
+    scope: 'event:manage',
+    mutation: `mutation UpdateVetoSettings($eventId: ID!, $input: VetoSettingsInput!, $ifMatch: String) { updateVetoSettings(eventId: $eventId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: vetoInput,
+    idempotent: false,
+    created: false,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { configurations: [{ bestOf: 3, steps: [{ action: 'ban', team: 'a' }, { action: 'ban', team: 'b' }, { action: 'pick', team: 'a' }, { action: 'pick', team: 'b' }] }] },
+  }),
+  writeRoute({
+    operationId: 'createStage',
+    method: 'post',
+    path: '/api/v2/events/{eventId}/stages',
+    summary: 'Add a stage',
+    description: 'Adds a stage with a format, a best-of value and, for group formats, groups.',
+    scope: 'event.structure:manage',
+    mutation: `mutation CreateStage($eventId: ID!, $input: CreateStageInput!, $ifMatch: String, $idempotencyKey: String!) { createStage(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: stageInput,
+    idempotent: true,
+    created: true,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { name: 'Playoffs', format: 'single_elimination', bestOf: 3 },
+  }),
+  writeRoute({
+    operationId: 'createInvitation',
+    method: 'post',
+    path: '/api/v2/events/{eventId}/invitations',
+    summary: 'Invite a team',
+    description: 'Invites a team, optionally into a stage and a group of that stage.',
+    scope: 'event.participants:manage',
+    mutation: `mutation CreateInvitation($eventId: ID!, $input: CreateInvitationInput!, $ifMatch: String, $idempotencyKey: String!) { createInvitation(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: invitationInput,
+    idempotent: true,
+    created: true,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b' },
+  }),
+  writeRoute({
+    operationId: 'createStandingAdjustment',
+    method: 'post',
+    path: '/api/v2/events/{eventId}/standing-adjustments',
+    summary: 'Adjust standing points',
+    description: 'Adds a points adjustment for a participant of a stage (or group) standing.',
+    scope: 'event.results:manage',
+    mutation: `mutation CreateStandingAdjustment($eventId: ID!, $input: CreateStandingAdjustmentInput!, $ifMatch: String, $idempotencyKey: String!) { createStandingAdjustment(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: standingAdjustmentInput,
+    idempotent: true,
+    created: true,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { participantId: 'par_alpha', stageId: 'stg_open_groups', groupId: 'grp_open_a', points: -3, reason: 'late check-in' },
+  }),
+  writeRoute({
+    operationId: 'updateParticipant',
+    method: 'patch',
+    path: '/api/v2/events/{eventId}/participants/{participantId}',
+    summary: 'Change a participant',
+    description: 'action selects the change: status (status), selected_groups (groupIds) or signup_answers (answers, replacing all answers).',
+    scope: 'event.participants:manage',
+    mutation: `mutation UpdateParticipant($eventId: ID!, $participantId: ID!, $input: UpdateParticipantInput!, $ifMatch: String) { updateParticipant(eventId: $eventId, participantId: $participantId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'participantId'],
+    body: participantChangeInput,
+    idempotent: false,
+    created: false,
+    variables: ({ path, body }) => ({ eventId: path.eventId, participantId: path.participantId, input: body }),
+    exampleBody: { action: 'status', status: 'checked_in' },
+  }),
+  writeRoute({
+    operationId: 'changeLineup',
+    method: 'put',
+    path: '/api/v2/events/{eventId}/participants/{participantId}/lineup',
+    summary: 'Change a lineup',
+    description: 'Sets a member\'s role, or adds or removes a member. scope event changes this registration; scope team every open registration of the team in events of this organisation (each changed event\'s revision moves).',
+    scope: 'event.participants:manage',
+    mutation: `mutation ChangeLineup($eventId: ID!, $participantId: ID!, $input: LineupChangeInput!, $ifMatch: String) { changeLineup(eventId: $eventId, participantId: $participantId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'participantId'],
+    body: lineupInput,
+    idempotent: false,
+    created: false,
+    variables: ({ path, body }) => ({ eventId: path.eventId, participantId: path.participantId, input: body }),
+    exampleBody: { operation: 'set_role', userId: 'usr_bob', role: 'captain', scope: 'event' },
+  }),
+  writeRoute({
+    operationId: 'deleteParticipant',
+    method: 'delete',
+    path: '/api/v2/events/{eventId}/participants/{participantId}',
+    summary: 'Remove a registration',
+    description: 'Removes a registration for signup corrections, before the participant is placed into matches; afterwards 409 conflict (placed_in_matches).',
+    scope: 'event.participants:manage',
+    mutation: `mutation DeleteParticipant($eventId: ID!, $participantId: ID!, $ifMatch: String) { deleteParticipant(eventId: $eventId, participantId: $participantId, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'participantId'],
+    idempotent: false,
+    created: false,
+    variables: ({ path }) => ({ eventId: path.eventId, participantId: path.participantId }),
+  }),
+  writeRoute({
+    operationId: 'replacePlaydayStaff',
+    method: 'put',
+    path: '/api/v2/events/{eventId}/playdays/{playdayId}/staff',
+    summary: 'Replace a playday staff roster',
+    description: 'Replaces the whole roster with the users and roles given (an empty list clears it). Unknown users or roles answer 400.',
+    scope: 'broadcast:manage',
+    mutation: `mutation ReplacePlaydayStaff($eventId: ID!, $playdayId: ID!, $input: PlaydayStaffInput!, $ifMatch: String) { replacePlaydayStaff(eventId: $eventId, playdayId: $playdayId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'playdayId'],
+    body: staffInput,
+    idempotent: false,
+    created: false,
+    variables: ({ path, body }) => ({ eventId: path.eventId, playdayId: path.playdayId, input: body }),
+    exampleBody: { staff: [{ userId: 'usr_alice', role: 'producer' }, { userId: 'usr_erin', role: 'caster' }] },
+  }),
+];
+
+// ── reads ────────────────────────────────────────────────────────────────────
+const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
+const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
+const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
+const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
+
+export const organisationEventSchema = z
+  .object({
+    id: z.string(),
+    organisationId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    type: z.string(),
+    visibility: z.string(),
+    state: z.string(),
+    platform: z.string(),
+    currency: z.string(),
+    region: z.string().nullable(),
+    bannerUrl: z.string().nullable(),
+    description: z.string().nullable(),
+    firstStageId: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    revision: z.number().int(),
+  })
+  .strict()
+  .meta({ id: 'OrganisationEvent' });
+
+const EVENT_FIELDS = 'id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision';
+
+export const playerStatisticsSchema = z
+  .object({
+    userId: z.string().nullable(),
+    profileId: z.string(),
+    displayName: z.string(),
+    ...Object.fromEntries(
+      ['matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins', 'kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'].map((name) => [name, z.number()]),
+    ),
+  })
+  .strict()
+  .meta({ id: 'PlayerStatistics' });
+
+const STATS_FIELDS = 'userId profileId displayName matchesPlayed roundsPlayed roundsWon kills deaths assists headshots openingKills openingDeaths plants defuserDisables clutchSituations clutchWins kdr kpr kostPercent winRate headshotPercent survivalPercent plantPercent defusePercent rating';
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    displayName: z.string(),
+    username: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    nationality: z.string().nullable(),
+    primaryPlatform: z.string().nullable(),
+    platforms: z.array(z.string()),
+  })
+  .strict()
+  .meta({ id: 'User' });
+
+const conditionalList = (field: string) => ({
+  result: (data: Record<string, unknown>) => {
+    const page = data[field] as { data: unknown[]; meta: unknown };
+    return { data: page.data, meta: page.meta };
+  },
+  respond: (data: Record<string, unknown>) => {
+    const page = data[field] as { etag: string; notModified: boolean };
+    return { headers: { ETag: page.etag }, notModified: page.notModified };
+  },
+});
+
+export const competitionReadRoutes: RouteRow[] = [
+  defineRoute({
+    operationId: 'listOrganisationEvents',
+    method: 'get',
+    path: '/api/v2/organisations/{organisationId}/events',
+    tag: 'Competition reads',
+    summary: 'List an organisation\'s events',
+    description: 'Events in creation order, 20 per page by default (keyset pagination). Filters visibility and state take one value each. The application needs an active installation on the organisation (403 otherwise). Send the ETag back as If-None-Match: 304 while nothing changed.',
+    security: 'bearer',
+    input: {
+      path: z.object({ organisationId: idParam }),
+      query: z
+        .object({
+          cursor: cursorParam,
+          limit: limitParam,
+          visibility: z.enum(EVENT_VISIBILITIES).optional(),
+          state: z.enum(EVENT_STATES).optional(),
+        })
+        .strict(),
+      headers: readHeaders,
+    },
+    operation: prepareOperation(
+      `query ListOrganisationEvents($organisationId: ID!, $cursor: String, $limit: Int, $visibility: String, $state: String, $ifNoneMatch: String) {
+        organisationEvents(organisationId: $organisationId, cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) {
+          etag notModified data { ${EVENT_FIELDS} } meta { nextCursor hasMore }
+        }
+      }`,
+    ),
+    variables: ({ path, query, headers }) => ({ organisationId: path.organisationId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
+    ...conditionalList('organisationEvents'),
+    format: 'list',
+    notModified: true,
+    documentedHeaders: ETAG_DOC,
+    success: { status: 200, schema: organisationEventSchema, description: 'A page of events.' },
+    errors: [400, 401, 403, 429, 500, 503],
+  }),
+  defineRoute({
+    operationId: 'listEventPlayerStatistics',
+    method: 'get',
+    path: '/api/v2/events/{eventId}/statistics/players',
+    tag: 'Competition reads',
+    summary: 'List player statistics of an event',
+    description: 'Per-player totals and rates over the matches of the event, a stage (stageId) or a group (groupId), best rating first. While the event is in play, a scope of more than 200 matches answers 400 validation_failed: narrow it with stageId or groupId. Completed events have no limit. ETag and 304 as for lists.',
+    security: 'bearer',
+    input: {
+      path: z.object({ eventId: idParam }),
+      query: z.object({ cursor: cursorParam, limit: limitParam, stageId: idParam.optional(), groupId: idParam.optional() }).strict(),
+      headers: readHeaders,
+    },
+    operation: prepareOperation(
+      `query ListEventPlayerStatistics($eventId: ID!, $stageId: ID, $groupId: ID, $cursor: String, $limit: Int, $ifNoneMatch: String) {
+        eventPlayerStatistics(eventId: $eventId, stageId: $stageId, groupId: $groupId, cursor: $cursor, limit: $limit, ifNoneMatch: $ifNoneMatch) {
+          etag notModified data { ${STATS_FIELDS} } meta { nextCursor hasMore }
+        }
+      }`,
+    ),
+    variables: ({ path, query, headers }) => ({ eventId: path.eventId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
+    ...conditionalList('eventPlayerStatistics'),
+    format: 'list',
+    notModified: true,
+    documentedHeaders: ETAG_DOC,
+    success: { status: 200, schema: playerStatisticsSchema, description: 'A page of player statistics.' },
+    errors: [400, 401, 404, 429, 500, 503],
+  }),
+  defineRoute({
+    operationId: 'getUser',
+    method: 'get',
+    path: '/api/v2/users/{userId}',
+    tag: 'Competition reads',
+    summary: 'Read a user profile',
+    description: 'Public profile fields of a user on whom the application has an active installation. Any other user, and a revoked installation, answer 404 not_found.',
+    security: 'bearer',
+    input: { path: z.object({ userId: idParam }), headers: z.object({ 'x-request-id': requestIdHeader }) },
+    operation: prepareOperation('query GetUser($userId: ID!) { user(id: $userId) { id displayName username imageUrl nationality primaryPlatform platforms } }'),
+    variables: ({ path }) => ({ userId: path.userId }),
+    result: (data) => data.user,
+    success: { status: 200, schema: userSchema, description: 'The user profile (public fields only).' },
+    errors: [401, 404, 429, 500, 503],
+  }),
+];

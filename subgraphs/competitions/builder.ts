@@ -1,0 +1,3 @@
+import { createBuilder } from '../shared/builder.ts';
+
+export const builder = createBuilder();

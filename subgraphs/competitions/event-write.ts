@@ -1,0 +1,155 @@
+// The one path every write to an event takes (DESIGN.md): scope, installation and permission checks,
+// Idempotency-Key replay, If-Match, then one transaction holding the idempotency record, the change,
+// the compare-and-swap of the revision (+1 only when something changed) and the change-log rows.
+import { randomUUID } from 'node:crypto';
+import type { SubgraphContext } from '../shared/context.ts';
+import type { Prisma } from '../shared/db/generated/client.ts';
+import { installationFor, permissionsOn, requireScope } from '../shared/authority.ts';
+import { ApiError, forbidden, notFound } from '../shared/errors.ts';
+import { claimKey, completeKey, findReplay, KeyTaken, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
+import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
+import type { Scope } from '../shared/scopes.ts';
+
+export type Tx = Prisma.TransactionClient;
+
+export interface LockedEvent {
+  id: string;
+  organisationId: string;
+  state: string;
+  revision: number;
+}
+
+export interface Change {
+  /** A documented event type, e.g. stage.created. */
+  type: string;
+  resourceType: string;
+  resourceId: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Outcome {
+  resourceId: string;
+  changed: boolean;
+  changes: Change[];
+  /** Other events of the organisation this write also changed (their revisions move too). */
+  alsoChangedEventIds?: string[];
+}
+
+export interface WriteResult {
+  resourceId: string;
+  revision: number;
+  updated: boolean;
+  replayed: boolean;
+}
+
+export interface EventWrite {
+  /** The operation, e.g. createStage: with the method it scopes Idempotency-Keys. */
+  operation: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  scope: Scope;
+  eventId: string;
+  ifMatch?: string | null;
+  idempotencyKey?: string | null;
+  requiresIdempotencyKey: boolean;
+  /** Everything that identifies the request except the preconditions, for the idempotency hash. */
+  request: unknown;
+  status: 200 | 201;
+  apply(tx: Tx, event: LockedEvent): Promise<Outcome>;
+}
+
+const TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
+
+async function authorise(ctx: SubgraphContext, write: EventWrite) {
+  const authority = await ctx.authority();
+  requireScope(authority, write.scope);
+  const event = await ctx.loaders.event.load(write.eventId);
+  if (!event) throw notFound('The event');
+  const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id);
+  if (!installation) {
+    throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
+  }
+  if (authority.actor.type === 'user') {
+    const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, 'event', event.id, installation);
+    if (!permissions.includes(write.scope)) {
+      throw forbidden(`The user may not ${write.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
+    }
+  }
+  return authority;
+}
+
+async function lockEvent(tx: Tx, eventId: string): Promise<LockedEvent> {
+  const rows = await tx.$queryRaw<LockedEvent[]>`
+    SELECT id, "organisationId", state, revision FROM "Event" WHERE id = ${eventId} FOR UPDATE`;
+  if (!rows[0]) throw notFound('The event');
+  return rows[0];
+}
+
+/** Moves an event's revision on by one with a compare-and-swap, and its organisation's list version. */
+async function bumpRevision(tx: Tx, event: { id: string; organisationId: string; revision: number }): Promise<number> {
+  const updated = await tx.$executeRaw`
+    UPDATE "Event" SET revision = revision + 1, "updatedAt" = now() WHERE id = ${event.id} AND revision = ${event.revision}`;
+  if (updated !== 1) throw revisionMismatch(event.revision);
+  await tx.$executeRaw`UPDATE "Organisation" SET "eventsVersion" = "eventsVersion" + 1 WHERE id = ${event.organisationId}`;
+  return event.revision + 1;
+}
+
+async function appendChanges(tx: Tx, event: { id: string; organisationId: string }, revision: number, changes: Change[]) {
+  if (!changes.length) return;
+  await tx.changeLog.createMany({
+    data: changes.map((change) => ({
+      id: `chg_${randomUUID().replace(/-/g, '')}`,
+      type: change.type,
+      organisationId: event.organisationId,
+      eventId: event.id,
+      resourceType: change.resourceType,
+      resourceId: change.resourceId,
+      revision,
+      payload: { ...change.payload, eventId: event.id, revision } as Prisma.InputJsonValue,
+    })),
+  });
+}
+
+export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Promise<WriteResult> {
+  const authority = await authorise(ctx, write);
+  let idempotency: IdempotencyScope | undefined;
+  if (write.requiresIdempotencyKey || write.idempotencyKey) {
+    idempotency = {
+      applicationId: authority.applicationId,
+      method: write.method,
+      route: write.operation,
+      key: validateKey(write.idempotencyKey),
+      requestHash: requestHash({ eventId: write.eventId, request: write.request }),
+    };
+    const replay = await findReplay(ctx.db, idempotency);
+    if (replay) return { ...(replay.body as WriteResult), replayed: true };
+  }
+  const expected = expectedRevision(write.ifMatch);
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      if (idempotency) await claimKey(tx, idempotency);
+      const event = await lockEvent(tx, write.eventId);
+      if (event.revision !== expected) throw revisionMismatch(event.revision);
+      const outcome = await write.apply(tx, event);
+      let revision = event.revision;
+      if (outcome.changed) {
+        revision = await bumpRevision(tx, event);
+        await appendChanges(tx, event, revision, outcome.changes);
+        for (const otherId of outcome.alsoChangedEventIds ?? []) {
+          const other = await lockEvent(tx, otherId);
+          const otherRevision = await bumpRevision(tx, other);
+          await appendChanges(tx, other, otherRevision, outcome.changes);
+        }
+      }
+      const result: WriteResult = { resourceId: outcome.resourceId, revision, updated: outcome.changed, replayed: false };
+      if (idempotency) await completeKey(tx, idempotency, { status: write.status, body: result });
+      return result;
+    }, TRANSACTION);
+  } catch (error) {
+    if (error instanceof KeyTaken && idempotency) {
+      const replay = await findReplay(ctx.db, idempotency);
+      if (replay) return { ...(replay.body as WriteResult), replayed: true };
+      throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
+    }
+    throw error;
+  }
+}

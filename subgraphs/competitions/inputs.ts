@@ -1,0 +1,145 @@
+// Request bodies of the competition writes, validated field by field. The REST facade validates
+// bodies with these schemas and GraphQL inputs are validated with them in the subgraph, so both
+// answer the same validation_failed details.
+import { z } from 'zod';
+
+const id = z.string().min(1).max(128);
+const name = z.string().trim().min(1).max(100);
+
+export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
+/** Formats played in groups; elimination brackets have none. */
+export const GROUP_FORMATS: readonly string[] = ['round_robin', 'swiss', 'league', 'ffa'];
+export const BEST_OF = [1, 2, 3, 5, 7] as const;
+export const PARTICIPANT_STATUSES = ['registered', 'checked_in', 'confirmed', 'disqualified', 'withdrawn'] as const;
+export const LINEUP_ROLES = ['captain', 'player', 'substitute', 'coach'] as const;
+export const STAFF_ROLES = ['caster', 'observer', 'producer', 'admin', 'referee'] as const;
+export const VETO_ACTIONS = ['ban', 'pick', 'decider'] as const;
+
+const bestOf = z.literal(BEST_OF).describe('1, 2, 3, 5 or 7');
+const timestamp = z.iso.datetime({ offset: true });
+
+export const publishInput = z.object({}).strict().meta({ id: 'PublishEventRequest' });
+
+export const vetoInput = z
+  .object({
+    mapPool: z
+      .array(id)
+      .min(1)
+      .max(20)
+      .refine((ids) => new Set(ids).size === ids.length, 'map ids must be unique')
+      .nullish()
+      .describe('Replaces the event map pool (map ids, in order); the current pool when omitted.'),
+    configurations: z
+      .array(
+        z
+          .object({
+            bestOf,
+            steps: z
+              .array(z.object({ action: z.enum(VETO_ACTIONS), team: z.enum(['a', 'b']).nullable().optional() }).strict())
+              .max(40)
+              .describe('Veto steps in order; normalised to the size of the map pool (see the docs).'),
+          })
+          .strict(),
+      )
+      .max(5)
+      .refine((configs) => new Set(configs.map((c) => c.bestOf)).size === configs.length, 'one configuration per bestOf'),
+  })
+  .strict()
+  .meta({ id: 'VetoSettingsRequest' });
+
+export const stageInput = z
+  .object({
+    name,
+    format: z.enum(STAGE_FORMATS),
+    bestOf,
+    groups: z.array(z.object({ name }).strict()).max(64).nullish().describe('Only for group formats (round_robin, swiss, league, ffa).'),
+    startsAt: timestamp.nullish(),
+    endsAt: timestamp.nullish(),
+  })
+  .strict()
+  .superRefine((stage, ctx) => {
+    if (stage.groups?.length && !GROUP_FORMATS.includes(stage.format)) {
+      ctx.addIssue({ code: 'custom', path: ['groups'], message: `a ${stage.format} stage has no groups` });
+    }
+    if (stage.startsAt && stage.endsAt && Date.parse(stage.endsAt) < Date.parse(stage.startsAt)) {
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
+    }
+  })
+  .meta({ id: 'CreateStageRequest' });
+
+export const invitationInput = z
+  .object({
+    teamId: id,
+    stageId: id.nullish(),
+    groupId: id.nullish(),
+    message: z.string().max(1000).nullish(),
+  })
+  .strict()
+  .superRefine((invitation, ctx) => {
+    if (invitation.groupId && !invitation.stageId) ctx.addIssue({ code: 'custom', path: ['stageId'], message: 'required with groupId' });
+  })
+  .meta({ id: 'CreateInvitationRequest' });
+
+export const standingAdjustmentInput = z
+  .object({
+    participantId: id,
+    stageId: id,
+    groupId: id.nullish(),
+    points: z.number().int().min(-1000).max(1000).refine((points) => points !== 0, 'must not be 0'),
+    reason: z.string().max(500).nullish(),
+  })
+  .strict()
+  .meta({ id: 'CreateStandingAdjustmentRequest' });
+
+export const participantChangeInput = z
+  .discriminatedUnion('action', [
+    z.object({ action: z.literal('status'), status: z.enum(PARTICIPANT_STATUSES) }).strict(),
+    z
+      .object({
+        action: z.literal('selected_groups'),
+        groupIds: z.array(id).max(16).refine((ids) => new Set(ids).size === ids.length, 'group ids must be unique'),
+      })
+      .strict(),
+    z
+      .object({
+        action: z.literal('signup_answers'),
+        answers: z
+          .record(z.string().min(1).max(64), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+          .refine((answers) => Object.keys(answers).length <= 50, 'at most 50 answers')
+          .describe('Replaces all signup answers.'),
+      })
+      .strict(),
+  ])
+  .meta({ id: 'UpdateParticipantRequest' });
+
+export const lineupInput = z
+  .object({
+    operation: z.enum(['set_role', 'add_member', 'remove_member']),
+    userId: id,
+    role: z.enum(LINEUP_ROLES).nullish(),
+    scope: z.enum(['event', 'team']).describe('event: this registration only; team: every open registration of the team in this organisation.'),
+  })
+  .strict()
+  .superRefine((change, ctx) => {
+    if (change.operation !== 'remove_member' && !change.role) ctx.addIssue({ code: 'custom', path: ['role'], message: `required for ${change.operation}` });
+    if (change.operation === 'remove_member' && change.role) ctx.addIssue({ code: 'custom', path: ['role'], message: 'not allowed for remove_member' });
+  })
+  .meta({ id: 'LineupChangeRequest' });
+
+export const staffInput = z
+  .object({
+    staff: z
+      .array(z.object({ userId: id, role: z.enum(STAFF_ROLES) }).strict())
+      .max(50)
+      .refine((staff) => new Set(staff.map((s) => `${s.userId}|${s.role}`)).size === staff.length, 'a user appears once per role'),
+  })
+  .strict()
+  .meta({ id: 'PlaydayStaffRequest' });
+
+export type VetoInput = z.infer<typeof vetoInput>;
+export type StageInput = z.infer<typeof stageInput>;
+export type InvitationInput = z.infer<typeof invitationInput>;
+export type StandingAdjustmentInput = z.infer<typeof standingAdjustmentInput>;
+export type ParticipantChangeInput = z.infer<typeof participantChangeInput>;
+export type LineupInput = z.infer<typeof lineupInput>;
+export type StaffInput = z.infer<typeof staffInput>;

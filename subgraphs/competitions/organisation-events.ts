@@ -1,0 +1,75 @@
+// GET /api/v2/organisations/{organisationId}/events: creation order, keyset pages, filters, and a
+// strong ETag from the organisation's events version, so a 304 costs no page query.
+import { createHash } from 'node:crypto';
+import type { SubgraphContext } from '../shared/context.ts';
+import { installationFor } from '../shared/authority.ts';
+import { forbidden, validationFailed } from '../shared/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import type { Event } from '../shared/db/generated/client.ts';
+
+export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+export const EVENT_STATES = ['draft', 'scheduled', 'live', 'completed', 'cancelled'] as const;
+
+export interface EventListArgs {
+  organisationId: string;
+  cursor?: string | null;
+  limit?: number | null;
+  visibility?: string | null;
+  state?: string | null;
+  ifNoneMatch?: string | null;
+}
+
+export interface ConditionalPage<T> extends Partial<Page<T>> {
+  etag: string;
+  notModified: boolean;
+}
+
+function checkFilter(field: string, value: string | null | undefined, allowed: readonly string[]) {
+  if (value != null && !allowed.includes(value)) {
+    throw validationFailed(`${field} must be one of ${allowed.join(', ')}.`, [{ field, issue: `must be one of ${allowed.join(', ')}` }]);
+  }
+}
+
+/** True when an If-None-Match header lists this strong ETag (or is *). */
+export function matchesIfNoneMatch(header: string | null | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value === etag;
+  });
+}
+
+export async function listOrganisationEvents(ctx: SubgraphContext, args: EventListArgs): Promise<ConditionalPage<Event>> {
+  const authority = await ctx.authority();
+  checkFilter('visibility', args.visibility, EVENT_VISIBILITIES);
+  checkFilter('state', args.state, EVENT_STATES);
+  const limit = pageLimit(args.limit);
+  const binding = `events|${args.organisationId}|${args.visibility ?? ''}|${args.state ?? ''}`;
+  const after = decodeCursor(binding, args.cursor);
+  const [installation, organisation] = await Promise.all([
+    installationFor(ctx.loaders, authority.applicationId, 'organisation', args.organisationId),
+    ctx.loaders.organisation.load(args.organisationId),
+  ]);
+  if (!installation || !organisation) {
+    throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
+  }
+  const etag = `"ev${organisation.eventsVersion}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
+  if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  const rows = await ctx.db.event.findMany({
+    where: {
+      organisationId: args.organisationId,
+      ...(args.visibility ? { visibility: args.visibility } : {}),
+      ...(args.state ? { state: args.state } : {}),
+      ...(after
+        ? { OR: [{ createdAt: { gt: new Date(after[0] as string) } }, { createdAt: new Date(after[0] as string), id: { gt: after[1] as string } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: limit + 1,
+  });
+  const page = pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], (row) => row);
+  return { etag, notModified: false, ...page };
+}

@@ -1,0 +1,196 @@
+// GET /api/v2/events/{eventId}/statistics/players: per-player totals over the matches in scope (the
+// event, a stage or a group), with the derived rates documented in docs/competitions.md.
+import { createHash } from 'node:crypto';
+import type { SubgraphContext } from '../shared/context.ts';
+import { ApiError, validationFailed } from '../shared/errors.ts';
+import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
+import { Prisma } from '../shared/db/generated/client.ts';
+import { readableEvent } from './access.ts';
+import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+
+/** While an event is in play, a scope may hold at most this many matches. */
+export const LIVE_SCOPE_LIMIT = 200;
+const IN_PLAY_STATES = ['live'];
+
+export interface PlayerStatistics {
+  userId: string | null;
+  profileId: string;
+  displayName: string;
+  matchesPlayed: number;
+  roundsPlayed: number;
+  roundsWon: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  headshots: number;
+  openingKills: number;
+  openingDeaths: number;
+  plants: number;
+  defuserDisables: number;
+  clutchSituations: number;
+  clutchWins: number;
+  kdr: number;
+  kpr: number;
+  kostPercent: number;
+  winRate: number;
+  headshotPercent: number;
+  survivalPercent: number;
+  plantPercent: number;
+  defusePercent: number;
+  rating: number;
+}
+
+interface Row {
+  profileId: string;
+  userId: string | null;
+  displayName: string;
+  matchesPlayed: number;
+  matchesWon: number;
+  roundsPlayed: number;
+  roundsWon: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  headshots: number;
+  openingKills: number;
+  openingDeaths: number;
+  plants: number;
+  defuserDisables: number;
+  clutchSituations: number;
+  clutchWins: number;
+  kastRounds: number;
+  survivedRounds: number;
+  damage: number;
+  rating: number;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+/** The derived rates; rating is computed in SQL (the sort key) with the same formula as ratingOf. */
+function toStatistics(row: Row): PlayerStatistics {
+  return {
+    userId: row.userId,
+    profileId: row.profileId,
+    displayName: row.displayName,
+    matchesPlayed: row.matchesPlayed,
+    roundsPlayed: row.roundsPlayed,
+    roundsWon: row.roundsWon,
+    kills: row.kills,
+    deaths: row.deaths,
+    assists: row.assists,
+    headshots: row.headshots,
+    openingKills: row.openingKills,
+    openingDeaths: row.openingDeaths,
+    plants: row.plants,
+    defuserDisables: row.defuserDisables,
+    clutchSituations: row.clutchSituations,
+    clutchWins: row.clutchWins,
+    kdr: round2(row.deaths === 0 ? row.kills : row.kills / row.deaths),
+    kpr: round2(ratio(row.kills, row.roundsPlayed)),
+    kostPercent: round2(100 * ratio(row.kastRounds, row.roundsPlayed)),
+    winRate: round2(100 * ratio(row.matchesWon, row.matchesPlayed)),
+    headshotPercent: round2(100 * ratio(row.headshots, row.kills)),
+    survivalPercent: round2(100 * ratio(row.survivedRounds, row.roundsPlayed)),
+    plantPercent: round2(100 * ratio(row.plants, row.roundsPlayed)),
+    defusePercent: round2(100 * ratio(row.defuserDisables, row.roundsPlayed)),
+    rating: round2(row.rating),
+  };
+}
+
+/**
+ * Rating (an HLTV 2.0-style estimate): 0.0073·KAST% + 0.3591·KPR − 0.5329·DPR + 0.2372·Impact +
+ * 0.0032·ADR + 0.1587, with Impact = 2.13·KPR + 0.42·APR − 0.41; 0 without rounds played.
+ */
+export function ratingOf(t: { roundsPlayed: number; kills: number; deaths: number; assists: number; kastRounds: number; damage: number }): number {
+  if (t.roundsPlayed === 0) return 0;
+  const kpr = t.kills / t.roundsPlayed;
+  const dpr = t.deaths / t.roundsPlayed;
+  const apr = t.assists / t.roundsPlayed;
+  const kast = (100 * t.kastRounds) / t.roundsPlayed;
+  const adr = t.damage / t.roundsPlayed;
+  const impact = 2.13 * kpr + 0.42 * apr - 0.41;
+  return 0.0073 * kast + 0.3591 * kpr - 0.5329 * dpr + 0.2372 * impact + 0.0032 * adr + 0.1587;
+}
+
+export interface PlayerStatisticsArgs {
+  eventId: string;
+  stageId?: string | null;
+  groupId?: string | null;
+  cursor?: string | null;
+  limit?: number | null;
+  ifNoneMatch?: string | null;
+}
+
+export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerStatisticsArgs): Promise<ConditionalPage<PlayerStatistics>> {
+  const limit = pageLimit(args.limit);
+  const event = await readableEvent(ctx, args.eventId);
+  const binding = `players|${args.eventId}|${args.stageId ?? ''}|${args.groupId ?? ''}`;
+  const after = decodeCursor(binding, args.cursor);
+  if (after && (typeof after[0] !== 'number' || typeof after[1] !== 'string')) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  const etag = `"ps${event.revision}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
+
+  if (args.stageId) {
+    const stage = await ctx.loaders.stage.load(args.stageId);
+    if (!stage || stage.eventId !== event.id) throw validationFailed('stageId is not a stage of this event.', [{ field: 'stageId', issue: 'not a stage of this event' }]);
+  }
+  if (args.groupId) {
+    const group = await ctx.db.group.findUnique({ where: { id: args.groupId }, select: { eventId: true, stageId: true } });
+    if (!group || group.eventId !== event.id || (args.stageId && group.stageId !== args.stageId)) {
+      throw validationFailed('groupId is not a group of this event (and stage).', [{ field: 'groupId', issue: 'not a group of this event or stage' }]);
+    }
+  }
+  const scope = {
+    eventId: event.id,
+    ...(args.stageId ? { stageId: args.stageId } : {}),
+    ...(args.groupId ? { groupId: args.groupId } : {}),
+  };
+  if (IN_PLAY_STATES.includes(event.state)) {
+    const matches = await ctx.db.match.count({ where: scope });
+    if (matches > LIVE_SCOPE_LIMIT) {
+      throw new ApiError(
+        'validation_failed',
+        `The event is in play and this scope holds ${matches} matches (at most ${LIVE_SCOPE_LIMIT}): narrow it with stageId or groupId.`,
+        [{ field: args.groupId ? 'groupId' : 'stageId', issue: `scope holds more than ${LIVE_SCOPE_LIMIT} matches while the event is in play; narrow by stageId or groupId` }],
+      );
+    }
+  }
+  const stageFilter = args.stageId ? Prisma.sql`AND s."stageId" = ${args.stageId}` : Prisma.empty;
+  const groupFilter = args.groupId ? Prisma.sql`AND s."groupId" = ${args.groupId}` : Prisma.empty;
+  const afterFilter = after ? Prisma.sql`WHERE (t.rating < ${after[0]} OR (t.rating = ${after[0]} AND t."profileId" > ${after[1]}))` : Prisma.empty;
+  const rows = await ctx.db.$queryRaw<Row[]>`
+    WITH totals AS (
+      SELECT s."profileId",
+             (array_agg(s."userId" ORDER BY s."matchId" DESC))[1] AS "userId",
+             (array_agg(s."displayName" ORDER BY s."matchId" DESC))[1] AS "displayName",
+             COUNT(DISTINCT s."matchId")::int AS "matchesPlayed",
+             COUNT(DISTINCT s."matchId") FILTER (WHERE s.won)::int AS "matchesWon",
+             SUM(s."roundsPlayed")::int AS "roundsPlayed", SUM(s."roundsWon")::int AS "roundsWon",
+             SUM(s.kills)::int AS kills, SUM(s.deaths)::int AS deaths, SUM(s.assists)::int AS assists,
+             SUM(s.headshots)::int AS headshots, SUM(s."openingKills")::int AS "openingKills",
+             SUM(s."openingDeaths")::int AS "openingDeaths", SUM(s.plants)::int AS plants,
+             SUM(s."defuserDisables")::int AS "defuserDisables", SUM(s."clutchSituations")::int AS "clutchSituations",
+             SUM(s."clutchWins")::int AS "clutchWins", SUM(s."kastRounds")::int AS "kastRounds",
+             SUM(s."survivedRounds")::int AS "survivedRounds", SUM(s.damage)::int AS damage
+      FROM "PlayerMatchStat" s
+      WHERE s."eventId" = ${event.id} ${stageFilter} ${groupFilter}
+      GROUP BY s."profileId"
+    ), rated AS (
+      SELECT totals.*,
+             CASE WHEN "roundsPlayed" = 0 THEN 0::float8 ELSE
+               0.0073 * (100.0 * "kastRounds" / "roundsPlayed") + 0.3591 * (kills::float8 / "roundsPlayed")
+               - 0.5329 * (deaths::float8 / "roundsPlayed")
+               + 0.2372 * (2.13 * (kills::float8 / "roundsPlayed") + 0.42 * (assists::float8 / "roundsPlayed") - 0.41)
+               + 0.0032 * (damage::float8 / "roundsPlayed") + 0.1587
+             END::float8 AS rating
+      FROM totals
+    )
+    SELECT * FROM rated t ${afterFilter}
+    ORDER BY t.rating DESC, t."profileId" ASC
+    LIMIT ${limit + 1}`;
+  const page = pageOf(rows, limit, binding, (row) => [Number(row.rating), row.profileId], (row) => toStatistics({ ...row, rating: Number(row.rating) }));
+  return { etag, notModified: false, ...page };
+}

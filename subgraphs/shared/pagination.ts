@@ -1,0 +1,49 @@
+// Keyset pagination: opaque cursors holding the sort key of the last item, bound to the list and
+// filters they came from, so that a cursor from another list is refused instead of misread.
+import { createHash } from 'node:crypto';
+import { ApiError } from './errors.ts';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export function pageLimit(limit: number | null | undefined): number {
+  if (limit == null) return DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new ApiError('validation_failed', `limit must be an integer from 1 to ${MAX_LIMIT}.`, [{ field: 'limit', issue: `must be 1–${MAX_LIMIT}` }]);
+  }
+  return limit;
+}
+
+const bindingOf = (binding: string) => createHash('sha256').update(binding).digest('base64url').slice(0, 10);
+
+export function encodeCursor(binding: string, key: unknown[]): string {
+  return Buffer.from(JSON.stringify({ b: bindingOf(binding), k: key })).toString('base64url');
+}
+
+export function decodeCursor(binding: string, cursor: string | null | undefined): unknown[] | null {
+  if (cursor == null || cursor === '') return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { b?: string; k?: unknown };
+    if (parsed.b === bindingOf(binding) && Array.isArray(parsed.k)) return parsed.k;
+  } catch {
+    // fall through
+  }
+  throw new ApiError('validation_failed', 'cursor is not a cursor of this list (use meta.nextCursor of the previous page, with the same filters).', [
+    { field: 'cursor', issue: 'invalid' },
+  ]);
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { nextCursor: string | null; hasMore: boolean };
+}
+
+/** Builds a page from limit + 1 fetched rows. */
+export function pageOf<R, T>(rows: R[], limit: number, binding: string, keyOf: (row: R) => unknown[], map: (row: R) => T): Page<T> {
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  return {
+    data: items.map(map),
+    meta: { hasMore, nextCursor: hasMore ? encodeCursor(binding, keyOf(items[items.length - 1])) : null },
+  };
+}
