@@ -144,8 +144,6 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           event('evt_rival', 'org_rival', 'Rival Cup', 'scheduled', 104, { firstStageId: 'stg_rival_main' }),
         ],
       });
-      await tx.organisation.update({ where: { id: 'org_demo' }, data: { eventsVersion: 4 } });
-      await tx.organisation.update({ where: { id: 'org_rival' }, data: { eventsVersion: 1 } });
       await tx.stage.createMany({
         data: [
           { id: 'stg_draft_main', eventId: 'evt_draft', name: 'Main Stage', format: 'single_elimination', bestOf: 3, position: 1 },

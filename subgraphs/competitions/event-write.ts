@@ -84,12 +84,11 @@ async function lockEvent(tx: Tx, eventId: string): Promise<LockedEvent> {
   return rows[0];
 }
 
-/** Moves an event's revision on by one with a compare-and-swap, and its organisation's list version. */
+/** Moves an event's revision on by one with a compare-and-swap. */
 async function bumpRevision(tx: Tx, event: { id: string; organisationId: string; revision: number }): Promise<number> {
   const updated = await tx.$executeRaw`
     UPDATE "Event" SET revision = revision + 1, "updatedAt" = now() WHERE id = ${event.id} AND revision = ${event.revision}`;
   if (updated !== 1) throw revisionMismatch(event.revision);
-  await tx.$executeRaw`UPDATE "Organisation" SET "eventsVersion" = "eventsVersion" + 1 WHERE id = ${event.organisationId}`;
   return event.revision + 1;
 }
 

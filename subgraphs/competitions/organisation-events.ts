@@ -1,5 +1,5 @@
 // GET /api/v2/organisations/{organisationId}/events: creation order, keyset pages, filters, and a
-// strong ETag from the organisation's events version, so a 304 costs no page query.
+// strong ETag from the organisation's latest change, so a 304 costs no page query.
 import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor } from '../shared/authority.ts';
@@ -53,7 +53,10 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   if (!installation || !organisation) {
     throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
   }
-  const etag = `"ev${organisation.eventsVersion}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  // The collection version: the organisation's latest change-log entry (an index lookup). Every write
+  // to one of its events appends one, in the write's transaction, and no row is shared by writers.
+  const latest = await ctx.db.changeLog.aggregate({ where: { organisationId: args.organisationId }, _max: { sequence: true } });
+  const etag = `"ev${latest._max.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Organisation" DROP COLUMN "eventsVersion";
