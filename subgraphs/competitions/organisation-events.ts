@@ -10,6 +10,10 @@ import type { Event } from '../shared/db/generated/client.ts';
 export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export const EVENT_STATES = ['draft', 'scheduled', 'live', 'completed', 'cancelled'] as const;
 
+// The collection version: the organisation's latest change-log entry (a backward index lookup).
+// Every write to one of its events appends one in the write's transaction; no row is shared by writers.
+const LATEST_CHANGE_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
+
 export interface EventListArgs {
   organisationId: string;
   cursor?: string | null;
@@ -46,17 +50,15 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   const limit = pageLimit(args.limit);
   const binding = `events|${args.organisationId}|${args.visibility ?? ''}|${args.state ?? ''}`;
   const after = decodeCursor(binding, args.cursor);
-  const [installation, organisation] = await Promise.all([
+  // No installation also answers an unknown organisation: nothing tells the two apart.
+  const [installation, [latest]] = await Promise.all([
     installationFor(ctx.loaders, authority.applicationId, 'organisation', args.organisationId),
-    ctx.loaders.organisation.load(args.organisationId),
+    ctx.sql<{ sequence: string | null }>(LATEST_CHANGE_SQL, [args.organisationId]),
   ]);
-  if (!installation || !organisation) {
+  if (!installation) {
     throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
   }
-  // The collection version: the organisation's latest change-log entry (an index lookup). Every write
-  // to one of its events appends one, in the write's transaction, and no row is shared by writers.
-  const latest = await ctx.db.changeLog.aggregate({ where: { organisationId: args.organisationId }, _max: { sequence: true } });
-  const etag = `"ev${latest._max.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
@@ -66,8 +68,9 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
       organisationId: args.organisationId,
       ...(args.visibility ? { visibility: args.visibility } : {}),
       ...(args.state ? { state: args.state } : {}),
+      // (createdAt, id) > cursor, written so that the index range starts at the cursor.
       ...(after
-        ? { OR: [{ createdAt: { gt: new Date(after[0] as string) } }, { createdAt: new Date(after[0] as string), id: { gt: after[1] as string } }] }
+        ? { createdAt: { gte: new Date(after[0] as string) }, OR: [{ createdAt: { gt: new Date(after[0] as string) } }, { id: { gt: after[1] as string } }] }
         : {}),
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

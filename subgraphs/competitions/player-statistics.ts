@@ -3,10 +3,23 @@
 import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
-import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { Prisma } from '../shared/db/generated/client.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+
+/**
+ * Pages already computed, by ETag. The ETag holds the event revision, and every change to an event's
+ * results is a write to the event that moves its revision, so a cached page is never stale: a new
+ * revision is simply a new key. Per process, bounded, oldest first out.
+ */
+const pageCache = new Map<string, Page<PlayerStatistics>>();
+const PAGE_CACHE_SIZE = 500;
+
+function remember(etag: string, page: Page<PlayerStatistics>) {
+  if (pageCache.size >= PAGE_CACHE_SIZE) pageCache.delete(pageCache.keys().next().value!);
+  pageCache.set(etag, page);
+}
 
 /** While an event is in play, a scope may hold at most this many matches. */
 export const LIVE_SCOPE_LIMIT = 200;
@@ -130,8 +143,10 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
   if (after && (typeof after[0] !== 'number' || typeof after[1] !== 'string')) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
-  const etag = `"ps${event.revision}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const etag = `"ps${event.revision}-${createHash('sha256').update(`${event.id}|${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
+  const cached = pageCache.get(etag);
+  if (cached) return { etag, notModified: false, ...cached };
 
   if (args.stageId) {
     const stage = await ctx.loaders.stage.load(args.stageId);
@@ -192,5 +207,6 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
     ORDER BY t.rating DESC, t."profileId" ASC
     LIMIT ${limit + 1}`;
   const page = pageOf(rows, limit, binding, (row) => [Number(row.rating), row.profileId], (row) => toStatistics({ ...row, rating: Number(row.rating) }));
+  remember(etag, page);
   return { etag, notModified: false, ...page };
 }

@@ -29,7 +29,7 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
     scope,
     requestId: scope.requestId,
     authority: () => (scope.authority ??= resolveAuthority(database.sql, scope.authorization)),
-    loaders: createLoaders(database.prisma),
+    loaders: createLoaders(database.prisma, database.sql),
   };
 }
 

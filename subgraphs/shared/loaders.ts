@@ -1,6 +1,6 @@
 // Per-request DataLoaders: every lookup by key in one tick becomes one query.
 import DataLoader from 'dataloader';
-import type { Db } from './db/database.ts';
+import type { Db, SqlRunner } from './db/database.ts';
 
 export interface InstallationRow {
   id: string;
@@ -41,17 +41,27 @@ export interface InstallationKey {
 
 const installationKey = (key: InstallationKey) => `${key.applicationId}|${key.targetType}|${key.targetId}`;
 
-export function createLoaders(db: Db) {
+const INSTALLATIONS_SQL = `
+  SELECT i.id, i."applicationId", i."targetType", i."targetId", i.status,
+         to_char(i."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+  FROM "Installation" i
+  JOIN unnest($1::text[], $2::text[], $3::text[]) AS k("applicationId", "targetType", "targetId")
+    ON i."applicationId" = k."applicationId" AND i."targetType" = k."targetType" AND i."targetId" = k."targetId"
+  WHERE i.status = 'active'`;
+
+export function createLoaders(db: Db, sql: SqlRunner) {
   const loaders = {
     /** The active installation of an application on one target, batched across targets. */
     activeInstallation: () =>
       new DataLoader<InstallationKey, InstallationRow | null, string>(
         async (keys) => {
-          const rows = await db.installation.findMany({
-            where: { status: 'active', OR: keys.map(({ applicationId, targetType, targetId }) => ({ applicationId, targetType, targetId })) },
-            select: { id: true, applicationId: true, targetType: true, targetId: true, status: true, createdAt: true },
-          });
-          const index = new Map(rows.map((row) => [installationKey(row), row]));
+          // On every authorised read: one prepared statement on the driver, whatever the batch size.
+          const rows = await sql<Omit<InstallationRow, 'createdAt'> & { createdAt: string }>(INSTALLATIONS_SQL, [
+            keys.map((key) => key.applicationId),
+            keys.map((key) => key.targetType),
+            keys.map((key) => key.targetId),
+          ]);
+          const index = new Map(rows.map((row) => [installationKey(row), { ...row, createdAt: new Date(row.createdAt) }]));
           return keys.map((key) => index.get(installationKey(key)) ?? null);
         },
         { cacheKeyFn: installationKey },

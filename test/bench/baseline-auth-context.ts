@@ -1,4 +1,5 @@
-// The hand-written baseline: Koa + pg doing the same read as GET /api/v2/auth/context (the token by
+// The hand-written baseline: Koa + pg doing the same read as GET /api/v2/auth/context (and, in
+// baseline-create-stage.ts, the same transaction as POST …/stages) (the token by
 // hash with its application's owner and the owner's entitlements, one statement) and answering the
 // same body.
 import { createHash, randomUUID } from 'node:crypto';
@@ -6,8 +7,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
+import { createStageHandler } from './baseline-create-stage.ts';
 
-const TOKEN_SQL = `
+export const TOKEN_SQL = `
   SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId",
          ARRAY(SELECT e.name FROM "Entitlement" e WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
                AND (e."expiresAt" IS NULL OR e."expiresAt" > now()) ORDER BY e.name) AS entitlements
@@ -16,7 +18,9 @@ const TOKEN_SQL = `
 export async function startBaseline(databaseUrl: string, port = 0) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   const app = new Koa();
+  const createStage = createStageHandler(pool);
   app.use(async (ctx) => {
+    if (ctx.method === 'POST' && /^\/api\/v2\/events\/[^/]+\/stages$/.test(ctx.path)) return createStage(ctx);
     if (ctx.path !== '/api/v2/auth/context') {
       ctx.status = 404;
       return;

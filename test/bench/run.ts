@@ -1,10 +1,13 @@
 // npm run bench: side-by-side load on PostgreSQL, printed as ratios and latencies.
 import { authContextBench } from './auth-context.ts';
+import { competitionBench } from './competitions.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
 try {
-  await authContextBench(database.url);
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === 'auth') await authContextBench(database.url);
+  if (!only || only === 'competitions') await competitionBench(database.url);
 } finally {
   await database.drop();
 }

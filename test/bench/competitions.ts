@@ -1,0 +1,139 @@
+// Issue 3 benchmarks: player statistics of a completed event (250 matches); the organisation event
+// list's first and a deep page at 100 and at 100,000 events; stage creation through the platform
+// against the hand-written Koa + pg transaction.
+import pg from 'pg';
+import { encodeCursor } from '../../subgraphs/shared/pagination.ts';
+import { load, printTable, startServerProcess, type LoadResult } from './support.ts';
+
+const TOKEN = { authorization: 'Bearer demo-token-app' };
+const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
+
+async function prepare(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const [id, count] of [['org_b100', 100], ['org_b100k', 100_000]] as const) {
+      await client.query(`INSERT INTO "Organisation" (id, name, slug) VALUES ($1, $1, $1)`, [id]);
+      await client.query(`INSERT INTO "Installation" (id, "applicationId", "targetType", "targetId", status) VALUES ($1, 'app_demo', 'organisation', $2, 'active')`, [`ins_${id}`, id]);
+      await client.query(
+        `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "createdAt", "updatedAt")
+         SELECT $1 || '_' || lpad(n::text, 6, '0'), $1, 'Event ' || n, 'event-' || n, 'cup',
+                CASE WHEN n % 3 = 0 THEN 'private' ELSE 'public' END, CASE WHEN n % 2 = 0 THEN 'draft' ELSE 'scheduled' END,
+                'pc', 'EUR', 'eu', timestamp '2026-01-01' + n * interval '1 second', now()
+         FROM generate_series(1, $2::int) AS n`,
+        [id, count],
+      );
+    }
+    // One event per writer, so that every write can succeed (If-Match serialises writers of one event).
+    await client.query(
+      `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, "updatedAt")
+       SELECT 'evt_w_' || n, 'org_demo', 'Write ' || n, 'write-' || n, 'cup', 'public', 'draft', 'pc', 'EUR', now() FROM generate_series(0, 63) AS n`,
+    );
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+/** The cursor of the item at `index` (0-based) of an organisation's unfiltered list. */
+function cursorAt(organisationId: string, index: number): string {
+  const createdAt = new Date(Date.parse('2026-01-01T00:00:00Z') + (index + 1) * 1000).toISOString();
+  return encodeCursor(`events|${organisationId}||`, [createdAt, `${organisationId}_${String(index + 1).padStart(6, '0')}`]);
+}
+
+interface WriteRun {
+  name: string;
+  writes: number;
+  perSecond: number;
+  failures: number;
+}
+
+/** Each worker owns one event and creates stages on it, sending the revision it was last given. */
+async function writeLoad(name: string, base: string, workers: number, firstEvent: number, durationMs: number): Promise<WriteRun> {
+  const until = Date.now() + durationMs;
+  let writes = 0;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      const eventId = `evt_w_${firstEvent + w}`;
+      let revision = 1;
+      let n = 0;
+      while (Date.now() < until) {
+        const response = await fetch(`${base}/api/v2/events/${eventId}/stages`, {
+          method: 'POST',
+          headers: { ...TOKEN, 'content-type': 'application/json', 'if-match': `"${revision}"`, 'idempotency-key': `${name}-${w}-${++n}` },
+          body: JSON.stringify({ name: `Stage ${n}`, format: 'swiss', bestOf: 1 }),
+        });
+        const body = (await response.json()) as { data?: { revision: number } };
+        if (response.status === 201 && body.data) {
+          revision = body.data.revision;
+          writes++;
+        } else {
+          failures++;
+          break;
+        }
+      }
+    }),
+  );
+  return { name, writes, perSecond: writes / (durationMs / 1000), failures };
+}
+
+export async function competitionBench(databaseUrl: string) {
+  await prepare(databaseUrl);
+  const platform = await startServerProcess('platform', databaseUrl);
+  const baseline = await startServerProcess('baseline', databaseUrl);
+  try {
+    // Player statistics of a completed event with 250 matches (2,500 player rows). Computed: every
+    // request a new page size, so nothing is cached (one client, sequential); cached: the same page
+    // under load (pages are kept per event revision).
+    const statsUrl = `${platform.url}/api/v2/events/evt_done/statistics/players`;
+    const computed: number[] = [];
+    for (let limit = 1; limit <= 100; limit++) {
+      const started = performance.now();
+      const response = await fetch(`${statsUrl}?limit=${limit}`, { headers: TOKEN });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`statistics answered ${response.status}`);
+      computed.push(performance.now() - started);
+    }
+    computed.sort((a, b) => a - b);
+    console.log(`\nGET /api/v2/events/evt_done/statistics/players computed (100 page sizes, 1 client): p50 ${computed[49].toFixed(1)} ms, p99 ${computed[98].toFixed(1)} ms`);
+    await load({ name: 'warm-up', url: statsUrl, headers: TOKEN, seconds: 1 });
+    const stats = await load({ name: 'player statistics, cached page', url: statsUrl, headers: TOKEN, seconds: seconds() });
+    printTable('GET /api/v2/events/evt_done/statistics/players (first page of 20, cached), 32 connections', [stats], stats);
+
+    // Organisation event list: first and deep page, at 100 and at 100,000 events.
+    const pages: Record<string, LoadResult> = {};
+    for (const [organisationId, size] of [['org_b100', 100], ['org_b100k', 100_000]] as const) {
+      const deep = cursorAt(organisationId, size - 21);
+      const targets = {
+        [`${size} events, first page`]: `${platform.url}/api/v2/organisations/${organisationId}/events`,
+        [`${size} events, deep page`]: `${platform.url}/api/v2/organisations/${organisationId}/events?cursor=${deep}`,
+      };
+      for (const [name, url] of Object.entries(targets)) {
+        await load({ name, url, headers: TOKEN, seconds: 1 });
+        pages[name] = await load({ name, url, headers: TOKEN, seconds: Math.max(2, seconds() - 2) });
+      }
+    }
+    const first100 = pages['100 events, first page'];
+    printTable('GET /api/v2/organisations/{id}/events, 32 connections', Object.values(pages), first100);
+    const ratio = (a: string, b: string) => (pages[a].rps / pages[b].rps).toFixed(2);
+    console.log(`deep/first at 100 events = ${ratio('100 events, deep page', '100 events, first page')}; at 100,000 = ${ratio('100000 events, deep page', '100000 events, first page')}`);
+    console.log(`100,000/100 events: first page = ${ratio('100000 events, first page', '100 events, first page')}, deep page = ${ratio('100000 events, deep page', '100 events, deep page')} (flat ≈ 1.00)`);
+
+    // Writes: stage creation, 32 writers each on its own event.
+    const duration = seconds() * 1000;
+    await writeLoad('warm-platform', platform.url, 8, 0, 1000);
+    await writeLoad('warm-baseline', baseline.url, 8, 8, 1000);
+    const facade = await writeLoad('platform', platform.url, 24, 16, duration);
+    const hand = await writeLoad('baseline', baseline.url, 24, 40, duration);
+    console.log('\nPOST /api/v2/events/{id}/stages (If-Match + Idempotency-Key), 24 writers on 24 events');
+    console.log('| target | writes/s | vs baseline | failures |');
+    console.log('|---|---|---|---|');
+    for (const run of [facade, hand]) console.log(`| ${run.name} | ${run.perSecond.toFixed(0)} | ${(run.perSecond / hand.perSecond).toFixed(2)} | ${run.failures} |`);
+    const failures = stats.non2xx + Object.values(pages).reduce((t, r) => t + r.non2xx, 0) + facade.failures + hand.failures;
+    if (failures) throw new Error(`${failures} requests failed during the benchmark`);
+  } finally {
+    await platform.stop();
+    await baseline.stop();
+  }
+}
