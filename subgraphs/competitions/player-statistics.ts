@@ -25,10 +25,8 @@ function remember(etag: string, page: Page<PlayerStatistics>) {
 export const LIVE_SCOPE_LIMIT = 200;
 const IN_PLAY_STATES = ['live'];
 
-export interface PlayerStatistics {
-  userId: string | null;
-  profileId: string;
-  displayName: string;
+/** Totals a player's statistics rows add up to. */
+interface Totals {
   matchesPlayed: number;
   roundsPlayed: number;
   roundsWon: number;
@@ -42,6 +40,15 @@ export interface PlayerStatistics {
   defuserDisables: number;
   clutchSituations: number;
   clutchWins: number;
+}
+
+interface Identity {
+  userId: string | null;
+  profileId: string;
+  displayName: string;
+}
+
+export interface PlayerStatistics extends Identity, Totals {
   kdr: number;
   kpr: number;
   kostPercent: number;
@@ -53,24 +60,9 @@ export interface PlayerStatistics {
   rating: number;
 }
 
-interface Row {
-  profileId: string;
-  userId: string | null;
-  displayName: string;
-  matchesPlayed: number;
+/** A row of the aggregation: the totals, what the rates need, and the rating (the sort key). */
+interface Row extends Identity, Totals {
   matchesWon: number;
-  roundsPlayed: number;
-  roundsWon: number;
-  kills: number;
-  deaths: number;
-  assists: number;
-  headshots: number;
-  openingKills: number;
-  openingDeaths: number;
-  plants: number;
-  defuserDisables: number;
-  clutchSituations: number;
-  clutchWins: number;
   kastRounds: number;
   survivedRounds: number;
   damage: number;
@@ -81,24 +73,10 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 
 /** The derived rates; rating is computed in SQL (the sort key) with the same formula as ratingOf. */
-function toStatistics(row: Row): PlayerStatistics {
+function toStatistics({ matchesWon, kastRounds, survivedRounds, damage, rating, ...totals }: Row): PlayerStatistics {
+  const row = { ...totals, matchesWon, kastRounds, survivedRounds, damage, rating };
   return {
-    userId: row.userId,
-    profileId: row.profileId,
-    displayName: row.displayName,
-    matchesPlayed: row.matchesPlayed,
-    roundsPlayed: row.roundsPlayed,
-    roundsWon: row.roundsWon,
-    kills: row.kills,
-    deaths: row.deaths,
-    assists: row.assists,
-    headshots: row.headshots,
-    openingKills: row.openingKills,
-    openingDeaths: row.openingDeaths,
-    plants: row.plants,
-    defuserDisables: row.defuserDisables,
-    clutchSituations: row.clutchSituations,
-    clutchWins: row.clutchWins,
+    ...totals,
     kdr: round2(row.deaths === 0 ? row.kills : row.kills / row.deaths),
     kpr: round2(ratio(row.kills, row.roundsPlayed)),
     kostPercent: round2(100 * ratio(row.kastRounds, row.roundsPlayed)),
