@@ -1,6 +1,6 @@
 // RFC 8414 authorization server metadata, so OAuth client libraries can discover the endpoints.
 import type Router from '@koa/router';
-import { SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
 import { SUPPORTED_GRANT_TYPES } from '../../subgraphs/developer/tokens.ts';
 
 export function mountOAuthMetadata(router: Router) {
@@ -13,7 +13,7 @@ export function mountOAuthMetadata(router: Router) {
       token_endpoint: `${issuer}/oauth/token`,
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       grant_types_supported: SUPPORTED_GRANT_TYPES,
-      scopes_supported: SCOPES,
+      scopes_supported: [...SCOPES, ...PROVIDER_SCOPES],
       response_types_supported: [],
       service_documentation: `${issuer}/docs`,
     };

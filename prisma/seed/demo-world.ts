@@ -2,7 +2,10 @@
 // first start, by `npm run db:seed`, and by every end-to-end test. Secrets are stored hashed.
 import type { Db } from '../../subgraphs/shared/db/database.ts';
 import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
-import { SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { importEsportsData } from '../../subgraphs/esports/import.ts';
+import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { readFile } from 'node:fs/promises';
 
 export const DEMO = {
   password: 'demo-password',
@@ -11,6 +14,7 @@ export const DEMO = {
     app_demo: 'demo-app-secret',
     app_noesports: 'demo-noesports-secret',
     app_transfer: 'demo-transfer-secret',
+    app_provider: 'demo-provider-secret',
   },
   tokens: {
     app: 'demo-token-app',
@@ -18,6 +22,7 @@ export const DEMO = {
     alice: 'demo-token-alice',
     dave: 'demo-token-dave',
     noesports: 'demo-token-noesports',
+    provider: 'demo-token-provider',
   },
 } as const;
 
@@ -343,6 +348,8 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           { id: 'app_demo', name: 'Demo App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_demo), grantedScopes: [...SCOPES], redirectUris: ['http://localhost:8080/callback'], createdAt: at(20) },
           { id: 'app_noesports', name: 'No Esports App', ownerType: 'organisation', ownerId: 'org_rival', clientSecretHash: hashSecret(DEMO.clients.app_noesports), grantedScopes: [...SCOPES], redirectUris: [], createdAt: at(21) },
           { id: 'app_transfer', name: 'Transfer App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_transfer), grantedScopes: [], redirectUris: [], createdAt: at(22) },
+          // Beyond shared/demo-world.md: the data provider that publishes the esports data.
+          { id: 'app_provider', name: 'Esports Data Provider', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_provider), grantedScopes: [...PROVIDER_SCOPES], redirectUris: [], createdAt: at(23) },
         ],
       });
       await tx.entitlement.create({ data: { ownerType: 'organisation', ownerId: 'org_demo', name: 'esports_data' } });
@@ -370,6 +377,7 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           token('tok_demo_alice', DEMO.tokens.alice, 'app_demo', { userId: 'usr_alice' }, [...SCOPES]),
           token('tok_demo_dave', DEMO.tokens.dave, 'app_demo', { userId: 'usr_dave' }, [...SCOPES]),
           token('tok_demo_noesports', DEMO.tokens.noesports, 'app_noesports', {}, [...SCOPES]),
+          token('tok_demo_provider', DEMO.tokens.provider, 'app_provider', {}, [...PROVIDER_SCOPES]),
         ],
       });
       await tx.ownerTransfer.createMany({
@@ -401,37 +409,9 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           delivery('dlv_retrying', 'failed', { attemptCount: 2, responseStatus: 503, errorCode: 'http_error', nextAttemptAt: FAR_FUTURE }),
         ],
       });
-
-      // Published esports data.
-      await tx.esportsEvent.create({
-        data: { id: 'ese_major', name: 'Demo Major 2026', shortName: 'Major', region: 'eu', phase: 'playoffs', location: 'Copenhagen', imageUrl: 'https://cdn.example.test/esports/major.png', darkImageUrl: 'https://cdn.example.test/esports/major-dark.png', currency: 'USD', startsAt: at(10_000), endsAt: at(20_000) },
-      });
-      await tx.esportsStage.createMany({
-        data: [
-          { id: 'ess_major_groups', eventId: 'ese_major', name: 'Group Stage', status: 'completed', format: 'round_robin', translationKey: 'stage.groups', startsAt: at(10_000), endsAt: at(14_000), position: 1 },
-          { id: 'ess_major_playoffs', eventId: 'ese_major', name: 'Playoffs', status: 'running', format: 'single_elimination', translationKey: 'stage.playoffs', startsAt: at(15_000), endsAt: at(20_000), position: 2 },
-        ],
-      });
-      await tx.esportsGroup.createMany({
-        data: [
-          { id: 'esg_major_a', eventId: 'ese_major', stageId: 'ess_major_groups', name: 'Group A', position: 1, standingCount: 4, roundCount: 3 },
-          { id: 'esg_major_bracket', eventId: 'ese_major', stageId: 'ess_major_playoffs', name: 'Bracket', position: 1, standingCount: 8, roundCount: 3 },
-        ],
-      });
-      await tx.esportsMatch.create({
-        data: { id: 'esm_final', eventId: 'ese_major', scheduledAt: at(19_000), status: 'completed', bestOf: 3, teamAId: 'est_north', teamAName: 'North Stars', teamALogo: 'https://cdn.example.test/esports/north.png', teamAScore: 2, teamBId: 'est_south', teamBName: 'South Wind', teamBLogo: null, teamBScore: 1, watchUrl: 'https://watch.example.test/final', youtubeUrl: null },
-      });
-      await tx.esportsMatchStatistics.create({
-        data: { matchId: 'esm_final', matchesPlayed: 1, mapsPlayed: 3, roundsPlayed: 68, kills: 612, deaths: 598, survivedRounds: 142, openingKills: 68, openingDeaths: 68, headshots: 301, plants: 31, defuses: 9, clutches: 7, clutchOpportunities: 19, impactRounds: 88, doubleKills: 54, tripleKills: 17, quadKills: 4, aces: 1, kost: 72.4, eps: 1.08 },
-      });
-      await tx.esportsMapStatistics.createMany({
-        data: [
-          { eventId: 'ese_major', mapId: 'map_mirage', name: 'Mirage', matchesPlayed: 12, mapsPlayed: 14, roundsPlayed: 318, attackWins: 151, defenseWins: 167 },
-          { eventId: 'ese_major', mapId: 'map_inferno', name: 'Inferno', matchesPlayed: 10, mapsPlayed: 11, roundsPlayed: 251, attackWins: 117, defenseWins: 134 },
-          { eventId: 'ese_major', mapId: 'map_nuke', name: 'Nuke', matchesPlayed: 9, mapsPlayed: 9, roundsPlayed: 204, attackWins: 90, defenseWins: 114 },
-        ],
-      });
     },
     { timeout: 120_000, maxWait: 60_000 },
   );
+  // Published esports data arrives the way a provider's does: through the import.
+  await importEsportsData(db, JSON.parse(await readFile(fromRoot('prisma/seed/esports-demo.json'), 'utf8')), 'demo-world');
 }

@@ -7,7 +7,10 @@ export const SCOPES = [
   'event.results:manage',
   'broadcast:manage',
 ] as const;
-export type Scope = (typeof SCOPES)[number];
+/** Scopes of data providers: publishing esports data. */
+export const PROVIDER_SCOPES = ['esports:publish'] as const;
+
+export type Scope = (typeof SCOPES)[number] | (typeof PROVIDER_SCOPES)[number];
 
 export const ENTITLEMENTS = ['esports_data'] as const;
 

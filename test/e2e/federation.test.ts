@@ -39,7 +39,7 @@ const CROSSING = `
       application {
         name
         owner { type organisation { id name slug } }
-        usage(metric: esports_calls, from: "2026-01-01", to: "2026-12-31") { day units }
+        usage(metric: esports_calls, from: "2026-01-01", to: "2026-12-31") { total days { day units } }
       }
     }
     event(id: "evt_open") { id name state revision organisation { id name } stages { id name format bestOf } }
@@ -55,7 +55,7 @@ describe('federation', () => {
       requestId: 'fed-1',
       actor: { applicationId: 'app_demo' },
       installation: { id: 'ins_demo_bob', user: { id: 'usr_bob', displayName: 'Bob', username: 'bob', platforms: ['steam'] } },
-      application: { name: 'Demo App', owner: { type: 'organisation', organisation: { id: 'org_demo', name: 'Demo Esports League', slug: 'demo-esports-league' } }, usage: [] },
+      application: { name: 'Demo App', owner: { type: 'organisation', organisation: { id: 'org_demo', name: 'Demo Esports League', slug: 'demo-esports-league' } }, usage: { total: 0, days: [] } },
     });
     expect(body.data.event).toMatchObject({ id: 'evt_open', state: 'scheduled', organisation: { id: 'org_demo' }, stages: [{ id: 'stg_open_groups' }] });
     expect(body.data.team.members).toHaveLength(5);

@@ -1,0 +1,194 @@
+// REST routes of the esports data section (metered) and of the usage an application reads about itself.
+import { z } from 'zod';
+import { prepareOperation } from '../graphql/operations.ts';
+import { MATCH_STATISTICS_COUNTS } from '../../subgraphs/esports/data.ts';
+import { METRICS } from '../../subgraphs/esports/usage.ts';
+import { defineRoute, type RouteRow } from './table.ts';
+import { requestIdHeader } from './common.ts';
+
+const idParam = z.string().min(1).max(128);
+const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
+const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
+const esportsHeaders = z.object({
+  // Presence is checked by the subgraph, so that REST and GraphQL answer the same 400.
+  'svc-installation-id': z.string().max(200).optional().describe('Required: an active installation of your application (for example ins_demo_org).'),
+  'x-request-id': requestIdHeader,
+});
+const nullableString = z.string().nullable();
+
+const esportsEvent = z
+  .object({
+    id: z.string(), name: z.string(), updatedAt: z.string(), shortName: nullableString, region: nullableString, phase: nullableString,
+    location: nullableString, imageUrl: nullableString, darkImageUrl: nullableString, currency: nullableString, startsAt: nullableString, endsAt: nullableString,
+  })
+  .strict()
+  .meta({ id: 'EsportsEvent' });
+const esportsStage = z
+  .object({
+    id: z.string(), eventId: z.string(), name: z.string(), status: z.string(), format: z.string(), updatedAt: z.string(),
+    translationKey: nullableString, startsAt: nullableString, endsAt: nullableString, position: z.number().int(),
+  })
+  .strict()
+  .meta({ id: 'EsportsStage' });
+const esportsGroup = z
+  .object({
+    id: z.string(), eventId: z.string(), stageId: z.string(), name: z.string(), updatedAt: z.string(),
+    position: z.number().int(), standingCount: z.number().int(), roundCount: z.number().int(),
+  })
+  .strict()
+  .meta({ id: 'EsportsGroup' });
+const team = z.object({ id: z.string(), name: z.string(), logoUrl: nullableString, score: z.number().nullable() }).strict();
+const esportsMatch = z
+  .object({
+    id: z.string(), eventId: z.string(), eventName: z.string(), scheduledAt: z.string(), status: z.string(), updatedAt: z.string(),
+    bestOf: z.number().int(), teamA: team, teamB: team, isFreeWin: z.boolean(), watchUrl: nullableString, youtubeUrl: nullableString,
+  })
+  .strict()
+  .meta({ id: 'EsportsMatch' });
+const esportsMatchStatistics = z
+  .object({
+    id: z.string(),
+    ...Object.fromEntries(MATCH_STATISTICS_COUNTS.map((name) => [name, z.number().int()])),
+    kost: z.number(),
+    eps: z.number(),
+    updatedAt: z.string(),
+  })
+  .strict()
+  .meta({ id: 'EsportsMatchStatistics' });
+const esportsMapStatistics = z
+  .object({
+    id: z.string(), name: z.string(), updatedAt: z.string(), matchesPlayed: z.number().int(), mapsPlayed: z.number().int(),
+    roundsPlayed: z.number().int(), attackWins: z.number().int(), defenseWins: z.number().int(),
+  })
+  .strict()
+  .meta({ id: 'EsportsMapStatistics' });
+
+const fieldsOf = (schema: z.ZodObject): string =>
+  Object.entries(schema.shape)
+    .map(([name, field]) => (field instanceof z.ZodObject ? `${name} { ${fieldsOf(field)} }` : name))
+    .join(' ');
+
+const METERING = 'Metered: one esports_calls unit per successful call, none for a failed one. Needs the header svc-installation-id (an active installation of the calling application; missing → 400, not yours or inactive → 403) and the esports_data entitlement of the application owner (403 missing_entitlement).';
+const ESPORTS_ERRORS = [400, 401, 403, 404, 429, 500, 503];
+
+function listRoute(spec: { operationId: string; path: string; summary: string; field: string; args: string; params: string[]; item: z.ZodObject; extraVars?: string }): RouteRow {
+  return defineRoute({
+    operationId: spec.operationId,
+    method: 'get',
+    path: spec.path,
+    tag: 'Esports data',
+    summary: spec.summary,
+    description: METERING,
+    security: 'bearer',
+    input: {
+      ...(spec.params.length ? { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))) } : {}),
+      query: z.object({ cursor: cursorParam, limit: limitParam }).strict(),
+      headers: esportsHeaders,
+    },
+    operation: prepareOperation(
+      `query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${spec.extraVars ?? ''}$cursor: String, $limit: Int) {
+        ${spec.field}(${spec.args}cursor: $cursor, limit: $limit) { data { ${fieldsOf(spec.item)} } meta { nextCursor hasMore } }
+      }`,
+    ),
+    variables: ({ path, query }) => ({ ...path, ...query }),
+    result: (data) => data[spec.field],
+    format: 'list',
+    success: { status: 200, schema: spec.item, description: 'A page.' },
+    errors: ESPORTS_ERRORS,
+  });
+}
+
+function itemRoute(spec: { operationId: string; path: string; summary: string; field: string; params: string[]; item: z.ZodObject; description?: string }): RouteRow {
+  const vars = spec.params.map((name) => `$${name}: ID!`).join(', ');
+  const args = spec.params.map((name) => `${name}: $${name}`).join(', ');
+  return defineRoute({
+    operationId: spec.operationId,
+    method: 'get',
+    path: spec.path,
+    tag: 'Esports data',
+    summary: spec.summary,
+    description: `${spec.description ?? ''}${spec.description ? ' ' : ''}${METERING}`,
+    security: 'bearer',
+    input: { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))), headers: esportsHeaders },
+    operation: prepareOperation(`query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${vars}) { ${spec.field}(${args}) { ${fieldsOf(spec.item)} } }`),
+    variables: ({ path }) => path,
+    result: (data) => data[spec.field],
+    success: { status: 200, schema: spec.item, description: 'The resource.' },
+    errors: ESPORTS_ERRORS,
+  });
+}
+
+const usageReport = z
+  .object({
+    metric: z.enum(METRICS),
+    from: z.string(),
+    to: z.string(),
+    total: z.number().int(),
+    days: z.array(z.object({ day: z.string(), installationId: z.string(), units: z.number().int() }).strict()),
+  })
+  .strict()
+  .meta({ id: 'UsageReport' });
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
+
+export const esportsRoutes: RouteRow[] = [
+  listRoute({ operationId: 'listEsportsEvents', path: '/api/v2/esports/events', summary: 'List esports events', field: 'esportsEvents', args: '', params: [], item: esportsEvent }),
+  listRoute({
+    operationId: 'listEsportsEventMapStatistics',
+    path: '/api/v2/esports/events/{eventId}/statistics/maps',
+    summary: 'List map statistics of an esports event',
+    field: 'esportsEventMapStatistics',
+    args: 'eventId: $eventId, ',
+    extraVars: '$eventId: ID!, ',
+    params: ['eventId'],
+    item: esportsMapStatistics,
+  }),
+  listRoute({
+    operationId: 'listEsportsEventStages',
+    path: '/api/v2/esports/events/{eventId}/stages',
+    summary: 'List stages of an esports event',
+    field: 'esportsEventStages',
+    args: 'eventId: $eventId, ',
+    extraVars: '$eventId: ID!, ',
+    params: ['eventId'],
+    item: esportsStage,
+  }),
+  itemRoute({
+    operationId: 'getEsportsGroup',
+    path: '/api/v2/esports/events/{eventId}/stages/{stageId}/groups/{groupId}',
+    summary: 'Read a group of an esports stage',
+    description: 'A group outside that stage (or event) answers 404 not_found.',
+    field: 'esportsGroup',
+    params: ['eventId', 'stageId', 'groupId'],
+    item: esportsGroup,
+  }),
+  itemRoute({ operationId: 'getEsportsMatch', path: '/api/v2/esports/matches/{matchId}', summary: 'Read an esports match', description: 'An unknown match answers 404 not_found.', field: 'esportsMatch', params: ['matchId'], item: esportsMatch }),
+  itemRoute({ operationId: 'getEsportsMatchStatistics', path: '/api/v2/esports/matches/{matchId}/statistics', summary: 'Read statistics of an esports match', field: 'esportsMatchStatistics', params: ['matchId'], item: esportsMatchStatistics }),
+  defineRoute({
+    operationId: 'getApplicationUsage',
+    method: 'get',
+    path: '/api/v2/developer/apps/{appId}/usage',
+    tag: 'Developer applications',
+    summary: "Read an application's metered usage",
+    description: 'Units per UTC day and installation between from and to (inclusive, at most 366 days), with their total. Only the calling application\'s own usage: any other appId is 404.',
+    security: 'bearer',
+    input: {
+      path: z.object({ appId: idParam }),
+      query: z.object({ metric: z.enum(METRICS), from: isoDay, to: isoDay }).strict(),
+      headers: z.object({ 'x-request-id': requestIdHeader }),
+    },
+    operation: prepareOperation(
+      `query GetApplicationUsage($appId: ID!, $metric: UsageMetric!, $from: String!, $to: String!) {
+        application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { metric from to total days { day installationId units } } }
+      }`,
+    ),
+    variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from, to: query.to }),
+    result: (data) => (data.application as { usage: unknown }).usage,
+    success: { status: 200, schema: usageReport, description: 'The usage report.' },
+    errors: [400, 401, 404, 429, 500, 503],
+    example: {
+      request: 'GET /api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-11-01&to=2026-11-30',
+      response: { data: { metric: 'esports_calls', from: '2026-11-01', to: '2026-11-30', total: 3, days: [{ day: '2026-11-21', installationId: 'ins_demo_org', units: 3 }] } },
+    },
+  }),
+];

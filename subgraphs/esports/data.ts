@@ -1,0 +1,160 @@
+// The six esports reads: access check, one metered statement, and the shapes of the interface.
+import type { SubgraphContext } from '../shared/context.ts';
+import { notFound, validationFailed } from '../shared/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import { esportsCaller } from './access.ts';
+import { runEsportsRead } from './reads.ts';
+
+export interface EsportsEvent {
+  id: string;
+  name: string;
+  updatedAt: string;
+  shortName: string | null;
+  region: string | null;
+  phase: string | null;
+  location: string | null;
+  imageUrl: string | null;
+  darkImageUrl: string | null;
+  currency: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+}
+
+export interface EsportsStage {
+  id: string;
+  eventId: string;
+  name: string;
+  status: string;
+  format: string;
+  updatedAt: string;
+  translationKey: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+  position: number;
+}
+
+export interface EsportsGroup {
+  id: string;
+  eventId: string;
+  stageId: string;
+  name: string;
+  updatedAt: string;
+  position: number;
+  standingCount: number;
+  roundCount: number;
+}
+
+export interface EsportsTeam {
+  id: string;
+  name: string;
+  logoUrl: string | null;
+  score: number | null;
+}
+
+export interface EsportsMatch {
+  id: string;
+  eventId: string;
+  eventName: string;
+  scheduledAt: string;
+  status: string;
+  updatedAt: string;
+  bestOf: number;
+  teamA: EsportsTeam;
+  teamB: EsportsTeam;
+  isFreeWin: boolean;
+  watchUrl: string | null;
+  youtubeUrl: string | null;
+}
+
+export const MATCH_STATISTICS_COUNTS = [
+  'matchesPlayed', 'mapsPlayed', 'roundsPlayed', 'kills', 'deaths', 'survivedRounds', 'openingKills', 'openingDeaths', 'headshots',
+  'plants', 'defuses', 'clutches', 'clutchOpportunities', 'impactRounds', 'doubleKills', 'tripleKills', 'quadKills', 'aces',
+] as const;
+
+export type EsportsMatchStatistics = { id: string; kost: number; eps: number; updatedAt: string } & Record<(typeof MATCH_STATISTICS_COUNTS)[number], number>;
+
+export interface EsportsMapStatistics {
+  id: string;
+  name: string;
+  updatedAt: string;
+  matchesPlayed: number;
+  mapsPlayed: number;
+  roundsPlayed: number;
+  attackWins: number;
+  defenseWins: number;
+}
+
+interface ListArgs {
+  cursor?: string | null;
+  limit?: number | null;
+}
+
+type ListRow<T> = { found: boolean; items: T[] };
+
+function cursorKey(binding: string, cursor: string | null | undefined, types: ('string' | 'number')[]): unknown[] {
+  const key = decodeCursor(binding, cursor);
+  if (!key) return types.map(() => null);
+  if (key.length !== types.length || key.some((part, i) => typeof part !== types[i])) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  return key;
+}
+
+async function list<T>(
+  ctx: SubgraphContext,
+  statement: 'events' | 'stages' | 'mapStatistics',
+  binding: string,
+  parent: string[],
+  args: ListArgs,
+  key: { types: ('string' | 'number')[]; of: (item: T & { sortAt?: string }) => unknown[] },
+  what: string,
+): Promise<Page<T>> {
+  // Arguments first: a malformed request is refused before it can cost anything.
+  const limit = pageLimit(args.limit);
+  const after = cursorKey(binding, args.cursor, key.types);
+  const caller = await esportsCaller(ctx);
+  const [row] = await runEsportsRead<ListRow<T & { sortAt?: string }>>(ctx.sql, caller, statement, [...parent, ...after, limit + 1]);
+  if (!row.found) throw notFound(what);
+  return pageOf(row.items, limit, binding, key.of, ({ sortAt: _sortAt, ...item }) => item as T);
+}
+
+export const esportsEvents = (ctx: SubgraphContext, args: ListArgs) =>
+  list<EsportsEvent>(ctx, 'events', 'esports-events', [], args, { types: ['string', 'string'], of: (e) => [e.sortAt, e.id] }, 'The esports event');
+
+export const esportsStages = (ctx: SubgraphContext, eventId: string, args: ListArgs) =>
+  list<EsportsStage>(ctx, 'stages', `esports-stages|${eventId}`, [eventId], args, { types: ['number', 'string'], of: (s) => [s.position, s.id] }, 'The esports event');
+
+export const esportsMapStatistics = (ctx: SubgraphContext, eventId: string, args: ListArgs) =>
+  list<EsportsMapStatistics>(ctx, 'mapStatistics', `esports-maps|${eventId}`, [eventId], args, { types: ['string'], of: (m) => [m.id] }, 'The esports event');
+
+export async function esportsGroup(ctx: SubgraphContext, eventId: string, stageId: string, groupId: string): Promise<EsportsGroup> {
+  const caller = await esportsCaller(ctx);
+  const [group] = await runEsportsRead<EsportsGroup>(ctx.sql, caller, 'group', [eventId, stageId, groupId]);
+  // A group that exists but in another stage (or event) is not_found here.
+  if (!group) throw notFound('The esports group (in this event and stage)');
+  return group;
+}
+
+interface MatchRow extends Omit<EsportsMatch, 'teamA' | 'teamB'> {
+  teamAId: string; teamAName: string; teamALogo: string | null; teamAScore: number | null;
+  teamBId: string; teamBName: string; teamBLogo: string | null; teamBScore: number | null;
+}
+
+export async function esportsMatch(ctx: SubgraphContext, matchId: string): Promise<EsportsMatch> {
+  const caller = await esportsCaller(ctx);
+  const [row] = await runEsportsRead<MatchRow>(ctx.sql, caller, 'match', [matchId]);
+  if (!row) throw notFound('The esports match');
+  const { teamAId, teamAName, teamALogo, teamAScore, teamBId, teamBName, teamBLogo, teamBScore, ...match } = row;
+  return {
+    ...match,
+    teamA: { id: teamAId, name: teamAName, logoUrl: teamALogo, score: teamAScore },
+    teamB: { id: teamBId, name: teamBName, logoUrl: teamBLogo, score: teamBScore },
+  };
+}
+
+export async function esportsMatchStatistics(ctx: SubgraphContext, matchId: string): Promise<EsportsMatchStatistics> {
+  const caller = await esportsCaller(ctx);
+  const [row] = await runEsportsRead<EsportsMatchStatistics>(ctx.sql, caller, 'matchStatistics', [matchId]);
+  if (!row) throw notFound('Statistics of the esports match');
+  return row;
+}
