@@ -5,6 +5,7 @@ import { koaMiddleware } from '@as-integrations/koa';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
 import { readBody } from '../http/body.ts';
+import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
@@ -28,13 +29,7 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
 
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>) {
   const handler = koaMiddleware(server, {
-    context: async ({ ctx }) => ({
-      scope: {
-        requestId: ctx.state.requestId,
-        authorization: ctx.get('authorization') || undefined,
-        installationId: ctx.get('svc-installation-id') || undefined,
-      },
-    }),
+    context: async ({ ctx }) => ({ scope: scopeOf(ctx) }),
   });
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';

@@ -8,6 +8,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { HttpError, sendError } from '../http/problem.ts';
+import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { RouteInput, RouteRow } from './table.ts';
@@ -84,13 +85,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         }
         throw error;
       }
-      const context: GatewayContext = {
-        scope: {
-          requestId: ctx.state.requestId,
-          authorization: ctx.get('authorization') || undefined,
-          installationId: ctx.get('svc-installation-id') || undefined,
-        },
-      };
+      const context: GatewayContext = { scope: scopeOf(ctx) };
       const result = await runner.run(row.operation, variables, context);
       const error = result.errors?.[0];
       if (error) {

@@ -5,6 +5,7 @@
 // so metering adds almost nothing to a read (docs/benchmarks.md).
 import type { SqlRunner } from '../shared/db/database.ts';
 import type { EsportsCaller } from './access.ts';
+import { ApiError } from '../shared/errors.ts';
 
 /** ESPORTS_METERING=off runs the same reads without the unit: for measuring metering's cost only. */
 export const meteringEnabled = () => process.env.ESPORTS_METERING !== 'off';
@@ -80,7 +81,11 @@ const STATEMENTS = {
 
 type Statement = keyof typeof STATEMENTS;
 
-export function runEsportsRead<T>(sql: SqlRunner, caller: EsportsCaller, statement: Statement, params: unknown[]): Promise<T[]> {
+export function runEsportsRead<T>(sql: SqlRunner, caller: EsportsCaller, statement: Statement, params: unknown[], deadline: number): Promise<T[]> {
+  // A request whose time is up fails here, before it could be metered.
+  if (Date.now() > deadline) {
+    throw new ApiError('service_unavailable', 'The request took too long and was not answered; it was not metered.', [{ issue: 'timeout' }]);
+  }
   const text = meteringEnabled() ? STATEMENTS[statement].on : STATEMENTS[statement].off;
   return sql<T>(text, [caller.applicationId, caller.installationId, ...params]);
 }

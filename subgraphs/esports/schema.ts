@@ -142,33 +142,41 @@ builder.queryFields((t) => {
   const paging = { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) };
   const metered = 'Metered: one esports_calls unit when it succeeds. Send svc-installation-id.';
   return {
-    esportsEvents: t.field({ type: EsportsEventPage, description: `Published esports events. ${metered}`, args: paging, resolve: (_r, args, ctx) => esportsEvents(ctx, args) }),
+    esportsEvents: t.field({ type: EsportsEventPage,
+      // Nullable: one failing esports field must not void (and so un-deliver) the others, which are metered.
+      nullable: true,
+      description: `Published esports events. ${metered}`, args: paging, resolve: (_r, args, ctx) => esportsEvents(ctx, args) }),
     esportsEventStages: t.field({
       type: EsportsStagePage,
+      nullable: true,
       description: `Stages of an esports event. ${metered}`,
       args: { eventId: t.arg.id({ required: true }), ...paging },
       resolve: (_r, args, ctx) => esportsStages(ctx, String(args.eventId), args),
     }),
     esportsEventMapStatistics: t.field({
       type: EsportsMapStatisticsPage,
+      nullable: true,
       description: `Map statistics of an esports event. ${metered}`,
       args: { eventId: t.arg.id({ required: true }), ...paging },
       resolve: (_r, args, ctx) => esportsMapStatistics(ctx, String(args.eventId), args),
     }),
     esportsGroup: t.field({
       type: EsportsGroupRef,
+      nullable: true,
       description: `A group of a stage of an esports event; a group outside that stage is not_found. ${metered}`,
       args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), groupId: t.arg.id({ required: true }) },
       resolve: (_r, args, ctx) => esportsGroup(ctx, String(args.eventId), String(args.stageId), String(args.groupId)),
     }),
     esportsMatch: t.field({
       type: EsportsMatchRef,
+      nullable: true,
       description: `An esports match. ${metered}`,
       args: { matchId: t.arg.id({ required: true }) },
       resolve: (_r, args, ctx) => esportsMatch(ctx, String(args.matchId)),
     }),
     esportsMatchStatistics: t.field({
       type: EsportsMatchStatisticsRef,
+      nullable: true,
       description: `Statistics of an esports match. ${metered}`,
       args: { matchId: t.arg.id({ required: true }) },
       resolve: (_r, args, ctx) => esportsMatchStatistics(ctx, String(args.matchId)),

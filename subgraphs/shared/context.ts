@@ -8,6 +8,8 @@ export interface RequestScope {
   requestId: string;
   authorization?: string;
   installationId?: string;
+  /** When the request's time is up (epoch ms): work that would commit after it is refused instead. */
+  deadline: number;
   /** Memoised authority of this request. */
   authority?: Promise<Authority>;
 }
@@ -35,6 +37,9 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
 
 const HEADER_REQUEST_ID = 'x-request-id';
 
+/** How long a request may take before it is answered as failed (REQUEST_TIMEOUT_MS, default 10 s). */
+export const requestBudgetMs = () => Number(process.env.REQUEST_TIMEOUT_MS ?? 10_000);
+
 /** A RequestScope from the headers of an HTTP request to a subgraph served alone. */
 export function scopeFromHeaders(headers: Record<string, string | string[] | undefined>, fallbackId: string): RequestScope {
   const one = (name: string) => {
@@ -45,5 +50,6 @@ export function scopeFromHeaders(headers: Record<string, string | string[] | und
     requestId: one(HEADER_REQUEST_ID) ?? fallbackId,
     authorization: one('authorization'),
     installationId: one('svc-installation-id'),
+    deadline: Date.now() + requestBudgetMs(),
   };
 }

@@ -1,0 +1,12 @@
+// The caller's scope of one HTTP request, as the gateway hands it to every subgraph.
+import type { Context } from 'koa';
+import { requestBudgetMs, type RequestScope } from '../../subgraphs/shared/context.ts';
+
+export function scopeOf(ctx: Context): RequestScope {
+  return {
+    requestId: ctx.state.requestId,
+    authorization: ctx.get('authorization') || undefined,
+    installationId: ctx.get('svc-installation-id') || undefined,
+    deadline: Date.now() + requestBudgetMs(),
+  };
+}
