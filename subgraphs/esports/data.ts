@@ -113,7 +113,7 @@ async function list<T>(
   const limit = pageLimit(args.limit);
   const after = cursorKey(binding, args.cursor, key.types);
   const caller = await esportsCaller(ctx);
-  const [row] = await runEsportsRead<ListRow<T & { sortAt?: string }>>(ctx.sql, caller, statement, [...parent, ...after, limit + 1], ctx.scope.deadline);
+  const [row] = await runEsportsRead<ListRow<T & { sortAt?: string }>>(ctx.sql, caller, statement, [...parent, ...after, limit + 1], ctx.scope.deadline, (rows) => rows[0].found);
   if (!row.found) throw notFound(what);
   return pageOf(row.items, limit, binding, key.of, ({ sortAt: _sortAt, ...item }) => item as T);
 }
@@ -129,7 +129,7 @@ export const esportsMapStatistics = (ctx: SubgraphContext, eventId: string, args
 
 export async function esportsGroup(ctx: SubgraphContext, eventId: string, stageId: string, groupId: string): Promise<EsportsGroup> {
   const caller = await esportsCaller(ctx);
-  const [group] = await runEsportsRead<EsportsGroup>(ctx.sql, caller, 'group', [eventId, stageId, groupId], ctx.scope.deadline);
+  const [group] = await runEsportsRead<EsportsGroup>(ctx.sql, caller, 'group', [eventId, stageId, groupId], ctx.scope.deadline, (rows) => rows.length > 0);
   // A group that exists but in another stage (or event) is not_found here.
   if (!group) throw notFound('The esports group (in this event and stage)');
   return group;
@@ -142,7 +142,7 @@ interface MatchRow extends Omit<EsportsMatch, 'teamA' | 'teamB'> {
 
 export async function esportsMatch(ctx: SubgraphContext, matchId: string): Promise<EsportsMatch> {
   const caller = await esportsCaller(ctx);
-  const [row] = await runEsportsRead<MatchRow>(ctx.sql, caller, 'match', [matchId], ctx.scope.deadline);
+  const [row] = await runEsportsRead<MatchRow>(ctx.sql, caller, 'match', [matchId], ctx.scope.deadline, (rows) => rows.length > 0);
   if (!row) throw notFound('The esports match');
   const { teamAId, teamAName, teamALogo, teamAScore, teamBId, teamBName, teamBLogo, teamBScore, ...match } = row;
   return {
@@ -154,7 +154,7 @@ export async function esportsMatch(ctx: SubgraphContext, matchId: string): Promi
 
 export async function esportsMatchStatistics(ctx: SubgraphContext, matchId: string): Promise<EsportsMatchStatistics> {
   const caller = await esportsCaller(ctx);
-  const [row] = await runEsportsRead<EsportsMatchStatistics>(ctx.sql, caller, 'matchStatistics', [matchId], ctx.scope.deadline);
+  const [row] = await runEsportsRead<EsportsMatchStatistics>(ctx.sql, caller, 'matchStatistics', [matchId], ctx.scope.deadline, (rows) => rows.length > 0);
   if (!row) throw notFound('Statistics of the esports match');
   return row;
 }

@@ -28,9 +28,10 @@ function parseDay(field: string, value: string): Date {
 }
 
 const USAGE_SQL = `
-  SELECT to_char(day, 'YYYY-MM-DD') AS day, "installationId", units
+  SELECT to_char(day, 'YYYY-MM-DD') AS day, "installationId", SUM(units)::int AS units
   FROM "UsageRecord"
   WHERE "applicationId" = $1 AND metric = $2 AND day BETWEEN $3::date AND $4::date
+  GROUP BY day, "installationId"
   ORDER BY day, "installationId"`;
 
 export async function usageOf(ctx: SubgraphContext, applicationId: string, metric: string, from: string, to: string): Promise<UsageReport> {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
 import { createStageHandler } from './baseline-create-stage.ts';
+import { esportsMatchHandler } from './baseline-esports-match.ts';
 
 export const TOKEN_SQL = `
   SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId",
@@ -19,7 +20,9 @@ export async function startBaseline(databaseUrl: string, port = 0) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   const app = new Koa();
   const createStage = createStageHandler(pool);
+  const esportsMatch = esportsMatchHandler(pool);
   app.use(async (ctx) => {
+    if (ctx.method === 'GET' && /^\/api\/v2\/esports\/matches\/[^/]+$/.test(ctx.path)) return esportsMatch(ctx);
     if (ctx.method === 'POST' && /^\/api\/v2\/events\/[^/]+\/stages$/.test(ctx.path)) return createStage(ctx);
     if (ctx.path !== '/api/v2/auth/context') {
       ctx.status = 404;

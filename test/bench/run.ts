@@ -1,6 +1,7 @@
 // npm run bench: side-by-side load on PostgreSQL, printed as ratios and latencies.
 import { authContextBench } from './auth-context.ts';
 import { competitionBench } from './competitions.ts';
+import { esportsBench } from './esports.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -8,6 +9,7 @@ try {
   const only = process.env.BENCH_ONLY;
   if (!only || only === 'auth') await authContextBench(database.url);
   if (!only || only === 'competitions') await competitionBench(database.url);
+  if (!only || only === 'esports') await esportsBench(database.url);
 } finally {
   await database.drop();
 }

@@ -36,11 +36,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export function startServerProcess(kind: 'platform' | 'baseline', databaseUrl: string): Promise<ServerProcess> {
+export function startServerProcess(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   // The compiled bundle, as npm start runs it (npm run bench builds it first).
   const child = spawn(process.execPath, [...startNodeFlags(), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -56,9 +56,10 @@ describe('metering', () => {
     await Promise.all([esports('/api/v2/esports/matches/esm_final'), esports('/api/v2/esports/matches/esm_final', { installation: 'ins_demo_team' }), esports('/api/v2/esports/matches/esm_final', { installation: 'ins_demo_team' })]);
     expect((await units('ins_demo_org')) - orgBefore).toBe(1);
     expect((await units('ins_demo_team')) - teamBefore).toBe(2);
+    // Units are kept per application, installation and UTC day (spread over a few shard rows).
     const rows = await server.db.prisma.usageRecord.findMany({ where: { applicationId: 'app_demo', installationId: 'ins_demo_team' } });
-    expect(rows).toHaveLength(1);
-    expect(rows[0].day.toISOString().slice(0, 10)).toBe(today());
+    expect(new Set(rows.map((row) => row.day.toISOString().slice(0, 10)))).toEqual(new Set([today()]));
+    expect(rows.every((row) => row.metric === 'esports_calls')).toBe(true);
   });
 
   it('a GraphQL query meters each esports field that succeeds', async () => {
@@ -74,6 +75,23 @@ describe('metering', () => {
     expect((await units()) - before).toBe(2);
   });
 
+  it('a unit that cannot be committed fails its call, and the call is not counted', async () => {
+    const before = await units();
+    // Take the usage table away for a moment: the read succeeds, its unit cannot be written.
+    await server.db.query('ALTER TABLE "UsageRecord" RENAME TO "UsageRecordAway"');
+    let response;
+    try {
+      response = await esports('/api/v2/esports/matches/esm_final');
+    } finally {
+      await server.db.query('ALTER TABLE "UsageRecordAway" RENAME TO "UsageRecord"');
+    }
+    expect(response.status).toBe(500);
+    expect(response.body.error.code).toBe('internal');
+    expect(await units()).toBe(before);
+    expect((await esports('/api/v2/esports/matches/esm_final')).status).toBe(200);
+    expect(await units()).toBe(before + 1);
+  });
+
   it('a call whose time is up fails with 503 and is not metered', async () => {
     const before = await units();
     const ctx = createSubgraphContext(server.db, { requestId: 'late', authorization: 'Bearer demo-token-app', installationId: 'ins_demo_org', deadline: Date.now() - 1 });
@@ -82,15 +100,20 @@ describe('metering', () => {
   });
 
   it('the application reads its usage per day and installation, in REST and GraphQL', async () => {
-    const expected = await server.db.prisma.usageRecord.findMany({ where: { applicationId: 'app_demo', metric: 'esports_calls' }, orderBy: [{ day: 'asc' }, { installationId: 'asc' }] });
+    const expected = await server.db.prisma.usageRecord.groupBy({
+      by: ['day', 'installationId'],
+      where: { applicationId: 'app_demo', metric: 'esports_calls' },
+      _sum: { units: true },
+      orderBy: [{ day: 'asc' }, { installationId: 'asc' }],
+    });
     const response = await call(server.url, `/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=${today()}&to=${today()}`);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
       metric: 'esports_calls',
       from: today(),
       to: today(),
-      total: expected.reduce((sum, row) => sum + row.units, 0),
-      days: expected.map((row) => ({ day: today(), installationId: row.installationId, units: row.units })),
+      total: expected.reduce((sum, row) => sum + row._sum.units!, 0),
+      days: expected.map((row) => ({ day: today(), installationId: row.installationId, units: row._sum.units })),
     });
     const graphql = await fetch(`${server.url}/graphql`, {
       method: 'POST',

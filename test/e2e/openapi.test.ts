@@ -26,6 +26,7 @@ const writeInit = (eventId: string, body?: unknown, options: { token?: string; i
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 const app = { headers: bearer('demo-token-app') };
+const esportsInit = (installation = 'ins_demo_org') => ({ headers: { ...bearer('demo-token-app'), 'svc-installation-id': installation } });
 
 /** Real requests for every route: a new route without samples fails the first test. */
 const SAMPLES: Record<string, Sample[]> = {
@@ -73,6 +74,30 @@ const SAMPLES: Record<string, Sample[]> = {
     { path: '/api/v2/events/evt_open/statistics/players?limit=3', init: app, status: 200 },
     { path: '/api/v2/events/evt_live/statistics/players', init: app, status: 400 },
     { path: '/api/v2/events/evt_rival/statistics/players', init: app, status: 404 },
+  ],
+  listEsportsEvents: [
+    { path: '/api/v2/esports/events', init: esportsInit(), status: 200 },
+    { path: '/api/v2/esports/events', init: app, status: 400 },
+    { path: '/api/v2/esports/events', init: esportsInit('ins_noesports_org'), status: 403 },
+  ],
+  listEsportsEventMapStatistics: [
+    { path: '/api/v2/esports/events/ese_major/statistics/maps?limit=2', init: esportsInit(), status: 200 },
+    { path: '/api/v2/esports/events/ese_nope/statistics/maps', init: esportsInit(), status: 404 },
+  ],
+  listEsportsEventStages: [{ path: '/api/v2/esports/events/ese_major/stages', init: esportsInit(), status: 200 }],
+  getEsportsGroup: [
+    { path: '/api/v2/esports/events/ese_major/stages/ess_major_groups/groups/esg_major_a', init: esportsInit(), status: 200 },
+    { path: '/api/v2/esports/events/ese_major/stages/ess_major_playoffs/groups/esg_major_a', init: esportsInit(), status: 404 },
+  ],
+  getEsportsMatch: [
+    { path: '/api/v2/esports/matches/esm_final', init: esportsInit(), status: 200 },
+    { path: '/api/v2/esports/matches/esm_nope', init: esportsInit(), status: 404 },
+  ],
+  getEsportsMatchStatistics: [{ path: '/api/v2/esports/matches/esm_final/statistics', init: esportsInit(), status: 200 }],
+  getApplicationUsage: [
+    { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-01-01&to=2026-12-31', init: app, status: 200 },
+    { path: '/api/v2/developer/apps/app_noesports/usage?metric=esports_calls&from=2026-01-01&to=2026-12-31', init: app, status: 404 },
+    { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-01-01', init: app, status: 400 },
   ],
   getUser: [
     { path: '/api/v2/users/usr_bob', init: app, status: 200 },
