@@ -2,19 +2,13 @@
 // baseline-create-stage.ts, the same transaction as POST …/stages) (the token by
 // hash with its application's owner and the owner's entitlements, one statement) and answering the
 // same body.
-import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
+import { authenticate, beginRequest } from './baseline-auth.ts';
 import { createStageHandler } from './baseline-create-stage.ts';
 import { esportsMatchHandler } from './baseline-esports-match.ts';
-
-export const TOKEN_SQL = `
-  SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId",
-         ARRAY(SELECT e.name FROM "Entitlement" e WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
-               AND (e."expiresAt" IS NULL OR e."expiresAt" > now()) ORDER BY e.name) AS entitlements
-  FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId" WHERE t."tokenHash" = $1`;
 
 export async function startBaseline(databaseUrl: string, port = 0) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
@@ -28,19 +22,9 @@ export async function startBaseline(databaseUrl: string, port = 0) {
       ctx.status = 404;
       return;
     }
-    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
-    ctx.set('x-request-id', requestId);
-    const fail = () => {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Bearer realm="api", error="invalid_token"');
-      ctx.body = { error: { code: 'invalid_token', message: 'The access token is missing, unknown, expired or revoked.', requestId } };
-    };
-    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-    if (!match) return fail();
-    const hash = createHash('sha256').update(match[1]).digest('hex');
-    const { rows } = await pool.query({ name: 'baseline_token', text: TOKEN_SQL, values: [hash] });
-    const token = rows[0];
-    if (!token || token.revokedAt || new Date(token.expiresAt).getTime() <= Date.now()) return fail();
+    const { requestId, fail } = beginRequest(ctx);
+    const token = await authenticate(pool, ctx);
+    if (!token) return fail(401, 'invalid_token', 'The access token is missing, unknown, expired or revoked.');
     ctx.body = {
       data: {
         requestId,

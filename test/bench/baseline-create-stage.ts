@@ -5,24 +5,17 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type pg from 'pg';
-import { TOKEN_SQL } from './baseline-auth-context.ts';
+import { authenticate, beginRequest } from './baseline-auth.ts';
 
 const FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'];
 const newId = (prefix: string) => `${prefix}_${randomBytes(15).toString('base64url')}`;
 
 export function createStageHandler(pool: pg.Pool) {
   return async (ctx: Context) => {
-    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
-    ctx.set('x-request-id', requestId);
-    const fail = (status: number, code: string, message: string) => {
-      ctx.status = status;
-      ctx.body = { error: { code, message, requestId } };
-    };
+    const { fail } = beginRequest(ctx);
     const eventId = ctx.path.split('/')[4];
-    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-    if (!match) return fail(401, 'invalid_token', 'invalid token');
-    const [token] = (await pool.query({ name: 'baseline_token', text: TOKEN_SQL, values: [createHash('sha256').update(match[1]).digest('hex')] })).rows;
-    if (!token || token.revokedAt || new Date(token.expiresAt).getTime() <= Date.now()) return fail(401, 'invalid_token', 'invalid token');
+    const token = await authenticate(pool, ctx);
+    if (!token) return fail(401, 'invalid_token', 'invalid token');
     if (!token.scopes.includes('event.structure:manage')) return fail(403, 'forbidden', 'missing scope');
     const installed = await pool.query({
       name: 'baseline_installation',

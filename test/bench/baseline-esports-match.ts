@@ -1,9 +1,8 @@
 // Hand-written Koa + pg GET /api/v2/esports/matches/{matchId} with the same checks as the platform
 // (token, installation of the caller, esports_data entitlement) and the same metered read statement.
-import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
-import { TOKEN_SQL } from './baseline-auth-context.ts';
+import { authenticate, beginRequest } from './baseline-auth.ts';
 
 const MATCH_SQL = `
   WITH found AS (
@@ -19,16 +18,9 @@ const MATCH_SQL = `
 
 export function esportsMatchHandler(pool: pg.Pool) {
   return async (ctx: Context) => {
-    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
-    ctx.set('x-request-id', requestId);
-    const fail = (status: number, code: string, message: string) => {
-      ctx.status = status;
-      ctx.body = { error: { code, message, requestId } };
-    };
-    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-    if (!match) return fail(401, 'invalid_token', 'invalid token');
-    const [token] = (await pool.query({ name: 'baseline_token', text: TOKEN_SQL, values: [createHash('sha256').update(match[1]).digest('hex')] })).rows;
-    if (!token || token.revokedAt || new Date(token.expiresAt).getTime() <= Date.now()) return fail(401, 'invalid_token', 'invalid token');
+    const { fail } = beginRequest(ctx);
+    const token = await authenticate(pool, ctx);
+    if (!token) return fail(401, 'invalid_token', 'invalid token');
     const installationId = ctx.get('svc-installation-id');
     if (!installationId) return fail(400, 'validation_failed', 'svc-installation-id required');
     const [installation] = (await pool.query({ name: 'baseline_esports_installation', text: `SELECT "applicationId", status FROM "Installation" WHERE id = $1`, values: [installationId] })).rows;
