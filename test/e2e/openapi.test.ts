@@ -1,6 +1,7 @@
 // Every route of the table is documented in /api/openapi.json, and real responses of every route,
 // success and error, match the schema the document gives for them.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
@@ -129,6 +130,13 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as object);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
   it('is OpenAPI 3.1 and documents every row of the route table', () => {
     expect((document as unknown as { openapi: string }).openapi).toBe('3.1.0');
     for (const row of routeTable) {
