@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { koaMiddleware } from '@as-integrations/koa';
+import { apolloKoa } from './shared/apollo-koa.ts';
 import Koa from 'koa';
 import { GraphQLError } from 'graphql';
 import getRawBody from 'raw-body';
@@ -52,7 +52,7 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
     }
     await next();
   });
-  app.use(koaMiddleware(server, { context: async ({ ctx }) => createSubgraphContext(db, scopeFromHeaders(ctx.headers, `req_${randomUUID()}`)) }));
+  app.use(apolloKoa(server, async (ctx) => createSubgraphContext(db, scopeFromHeaders(ctx.headers, `req_${randomUUID()}`))));
   const httpServer = http.createServer(app.callback());
   await new Promise<void>((resolve) => httpServer.listen(port, host, resolve));
   const address = httpServer.address() as AddressInfo;

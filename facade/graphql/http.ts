@@ -1,7 +1,7 @@
 // /graphql over HTTP: Apollo Server on the gateway (POST, GET and the GraphQL-over-HTTP media types).
 import type Router from '@koa/router';
 import { ApolloServer } from '@apollo/server';
-import { koaMiddleware } from '@as-integrations/koa';
+import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
 import { readBody } from '../http/body.ts';
@@ -28,9 +28,7 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
 }
 
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>) {
-  const handler = koaMiddleware(server, {
-    context: async ({ ctx }) => ({ scope: scopeOf(ctx) }),
-  });
+  const handler = apolloKoa(server, async (ctx) => ({ scope: scopeOf(ctx) }));
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
