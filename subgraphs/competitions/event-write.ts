@@ -6,7 +6,7 @@ import type { SubgraphContext } from '../shared/context.ts';
 import type { Prisma } from '../shared/db/generated/client.ts';
 import { installationFor, permissionsOn, requireScope } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
-import { claimKey, completeKey, findReplay, KeyTaken, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
+import { claimKey, completeKey, findReplay, KeyTaken, releaseExpiredKey, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
 import type { Scope } from '../shared/scopes.ts';
 
@@ -119,10 +119,12 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
       key: validateKey(write.idempotencyKey),
       requestHash: requestHash({ eventId: write.eventId, request: write.request }),
     };
-    const replay = await findReplay(ctx.db, idempotency);
-    if (replay) return { ...(replay.body as WriteResult), replayed: true };
   }
   const expected = expectedRevision(write.ifMatch);
+  return transact(ctx, write, expected, idempotency, true);
+}
+
+async function transact(ctx: SubgraphContext, write: EventWrite, expected: number, idempotency: IdempotencyScope | undefined, mayRetry: boolean): Promise<WriteResult> {
   try {
     return await ctx.db.$transaction(async (tx) => {
       if (idempotency) await claimKey(tx, idempotency);
@@ -145,8 +147,11 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
     }, TRANSACTION);
   } catch (error) {
     if (error instanceof KeyTaken && idempotency) {
+      // The key's first request committed: replay it (even if the revision has moved on since).
       const replay = await findReplay(ctx.db, idempotency);
       if (replay) return { ...(replay.body as WriteResult), replayed: true };
+      // Its record had expired: the key is free again.
+      if (mayRetry && (await releaseExpiredKey(ctx.db, idempotency))) return transact(ctx, write, expected, idempotency, false);
       throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
     }
     throw error;

@@ -111,20 +111,14 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
     status: 201,
     async apply(tx, event) {
       assertOpen(event);
-      const last = await tx.stage.aggregate({ where: { eventId }, _max: { position: true } });
       const stageId = newId('stg');
-      await tx.stage.create({
-        data: {
-          id: stageId,
-          eventId,
-          name: input.name,
-          format: input.format,
-          bestOf: input.bestOf,
-          position: (last._max.position ?? 0) + 1,
-          startsAt: input.startsAt ? new Date(input.startsAt) : null,
-          endsAt: input.endsAt ? new Date(input.endsAt) : null,
-        },
-      });
+      // The stage goes last: its position is computed in the insert (the event row is locked).
+      await tx.$executeRaw`
+        INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position, status, "startsAt", "endsAt", "createdAt")
+        SELECT ${stageId}, ${eventId}, ${input.name}, ${input.format}, ${input.bestOf}, COALESCE(MAX(position), 0) + 1, 'pending',
+               ${input.startsAt ? new Date(input.startsAt) : null}::timestamp, ${input.endsAt ? new Date(input.endsAt) : null}::timestamp,
+               now() AT TIME ZONE 'UTC'
+        FROM "Stage" WHERE "eventId" = ${eventId}`;
       const groups = (input.groups ?? []).map((group, index) => ({ id: newId('grp'), eventId, stageId, name: group.name, position: index + 1 }));
       if (groups.length) await tx.group.createMany({ data: groups });
       await tx.event.updateMany({ where: { id: eventId, firstStageId: null }, data: { firstStageId: stageId } });

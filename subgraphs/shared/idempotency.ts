@@ -1,7 +1,8 @@
 // Idempotency keys (DESIGN.md): scoped to (application, method, route, key), kept 24 h, recorded in
-// the write's own transaction. The record is inserted first in that transaction, so a concurrent
+// the write's own transaction. The record is claimed first in that transaction, so a concurrent
 // request with the same key waits on it and then replays the committed result; if the first one
-// rolled back, the waiting one simply proceeds.
+// rolled back, the waiting one simply proceeds. A key already taken is looked up only then: a new
+// key costs no extra statement.
 import { createHash } from 'node:crypto';
 import type { Db } from './db/database.ts';
 import type { Prisma } from './db/generated/client.ts';
@@ -56,27 +57,27 @@ export async function findReplay(db: Db, scope: IdempotencyScope): Promise<Store
   return { status: record.responseStatus!, body: record.responseBody };
 }
 
-/** Thrown when another request committed the same key first: replay its response instead. */
+/** Thrown when the key is already held: by a committed request (replay it) or an expired record. */
 export class KeyTaken extends Error {}
 
-/** First statement of the write's transaction: claims the key (waits while another request holds it). */
+/**
+ * First statement of the write's transaction: claims the key. A concurrent request holding the
+ * same key makes this wait until it commits (then the key is taken) or rolls back (then it is ours).
+ */
 export async function claimKey(tx: Prisma.TransactionClient, scope: IdempotencyScope): Promise<void> {
-  await tx.idempotencyRecord.deleteMany({ where: { ...keyWhere(scope).applicationId_method_route_key, expiresAt: { lte: new Date() } } });
-  await tx.idempotencyRecord
-    .create({
-    data: {
-      applicationId: scope.applicationId,
-      method: scope.method,
-      route: scope.route,
-      key: scope.key,
-      requestHash: scope.requestHash,
-      state: 'in_progress',
-      expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
-    },
-  })
-    .catch((error: { code?: string }) => {
-      throw error?.code === 'P2002' ? new KeyTaken() : error;
-    });
+  const claimed = await tx.$queryRaw<unknown[]>`
+    INSERT INTO "IdempotencyRecord" ("applicationId", method, route, key, "requestHash", state, "createdAt", "expiresAt")
+    VALUES (${scope.applicationId}, ${scope.method}, ${scope.route}, ${scope.key}, ${scope.requestHash}, 'in_progress',
+            now() AT TIME ZONE 'UTC', (now() AT TIME ZONE 'UTC') + ${`${IDEMPOTENCY_TTL_MS} milliseconds`}::interval)
+    ON CONFLICT DO NOTHING
+    RETURNING 1`;
+  if (claimed.length === 0) throw new KeyTaken();
+}
+
+/** Removes this key's record if it has expired; true when it did (the key may then be used afresh). */
+export async function releaseExpiredKey(db: Db, scope: IdempotencyScope): Promise<boolean> {
+  const { count } = await db.idempotencyRecord.deleteMany({ where: { ...keyWhere(scope).applicationId_method_route_key, expiresAt: { lte: new Date() } } });
+  return count > 0;
 }
 
 /** Last statement of the write's transaction: the response a retry will get. */

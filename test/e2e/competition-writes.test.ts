@@ -70,6 +70,18 @@ describe('publish', () => {
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: 'garbage', key: uniqueKey() }), 412, 'precondition_failed');
   });
 
+  it('an Idempotency-Key whose record expired (24 h) is free again', async () => {
+    const key = uniqueKey('expired');
+    await server.db.prisma.idempotencyRecord.create({
+      data: { applicationId: 'app_demo', method: 'POST', route: 'createStage', key, requestHash: 'old', state: 'completed', responseStatus: 201, responseBody: { resourceId: 'stg_old', revision: 1, updated: true }, expiresAt: new Date(Date.now() - 1000) },
+    });
+    const revision = await revisionOf('evt_open');
+    const response = await api('/api/v2/events/evt_open/stages', { method: 'POST', ifMatch: revision, key, body: { name: 'After expiry', format: 'swiss', bestOf: 1 } });
+    expectWrite(response, 201, revision + 1);
+    expect(response.body.data.resourceId).not.toBe('stg_old');
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('answers 409 when an Idempotency-Key is reused for a different request', async () => {
     const key = uniqueKey('reuse');
     const revision = await revisionOf('evt_open');
