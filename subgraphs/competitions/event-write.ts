@@ -1,10 +1,11 @@
-// The one path every write to an event takes (DESIGN.md): scope, installation and permission checks,
-// Idempotency-Key replay, If-Match, then one transaction holding the idempotency record, the change,
-// the compare-and-swap of the revision (+1 only when something changed) and the change-log rows.
+// The one path every write to an event takes (DESIGN.md): scope, event, installation and a user's
+// permission; the Idempotency-Key and If-Match headers; then one transaction that claims the key (or
+// replays its first answer), locks the event, checks the revision, makes the change, moves the
+// revision by one with a compare-and-swap (only when something changed) and appends change-log rows.
 import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { Prisma } from '../shared/db/generated/client.ts';
-import { installationFor, permissionsOn, requireScope } from '../shared/authority.ts';
+import { permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
 import { claimKey, completeKey, findReplay, KeyTaken, releaseExpiredKey, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
@@ -59,12 +60,18 @@ export interface EventWrite {
 
 const TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
 
-async function authorise(ctx: SubgraphContext, write: EventWrite) {
-  const authority = await ctx.authority();
-  requireScope(authority, write.scope);
-  const event = await ctx.loaders.event.load(write.eventId);
+const EVENT_ORGANISATION_SQL = `SELECT id, "organisationId" FROM "Event" WHERE id = $1`;
+
+/**
+ * Before the transaction (whose connection must not wait on others): the event exists (404), the
+ * application is installed on it or its organisation (403), a user actor may do this there (403).
+ */
+async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite) {
+  const [event] = await ctx.sql<{ id: string; organisationId: string }>(EVENT_ORGANISATION_SQL, [write.eventId]);
   if (!event) throw notFound('The event');
-  const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id);
+  const installation =
+    (await ctx.loaders.activeInstallation.load({ applicationId: authority.applicationId, targetType: 'event', targetId: event.id })) ??
+    (await ctx.loaders.activeInstallation.load({ applicationId: authority.applicationId, targetType: 'organisation', targetId: event.organisationId }));
   if (!installation) {
     throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
   }
@@ -74,7 +81,6 @@ async function authorise(ctx: SubgraphContext, write: EventWrite) {
       throw forbidden(`The user may not ${write.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
     }
   }
-  return authority;
 }
 
 async function lockEvent(tx: Tx, eventId: string): Promise<LockedEvent> {
@@ -109,7 +115,9 @@ async function appendChanges(tx: Tx, event: { id: string; organisationId: string
 }
 
 export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Promise<WriteResult> {
-  const authority = await authorise(ctx, write);
+  const authority = await ctx.authority();
+  requireScope(authority, write.scope);
+  await admit(ctx, authority, write);
   let idempotency: IdempotencyScope | undefined;
   if (write.requiresIdempotencyKey || write.idempotencyKey) {
     idempotency = {
@@ -124,7 +132,13 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
   return transact(ctx, write, expected, idempotency, true);
 }
 
-async function transact(ctx: SubgraphContext, write: EventWrite, expected: number, idempotency: IdempotencyScope | undefined, mayRetry: boolean): Promise<WriteResult> {
+async function transact(
+  ctx: SubgraphContext,
+  write: EventWrite,
+  expected: number,
+  idempotency: IdempotencyScope | undefined,
+  mayRetry: boolean,
+): Promise<WriteResult> {
   try {
     return await ctx.db.$transaction(async (tx) => {
       if (idempotency) await claimKey(tx, idempotency);
