@@ -27,7 +27,7 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
     csrfPrevention: false,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
     includeStacktraceInErrorResponses: false,
-    formatError: (formatted, error) =>
+    formatError: (_formatted, error) =>
       error instanceof GraphQLError
         ? formatSubgraphError(error, (err) => logger.error({ err }, 'subgraph error'))
         : { message: 'Internal error.', extensions: { code: 'internal' } },
