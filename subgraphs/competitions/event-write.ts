@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { Prisma } from '../shared/db/generated/client.ts';
-import { permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
+import { installationFor, permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
 import { claimKey, completeKey, findReplay, KeyTaken, releaseExpiredKey, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
@@ -69,9 +69,7 @@ const EVENT_ORGANISATION_SQL = `SELECT id, "organisationId" FROM "Event" WHERE i
 async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite) {
   const [event] = await ctx.sql<{ id: string; organisationId: string }>(EVENT_ORGANISATION_SQL, [write.eventId]);
   if (!event) throw notFound('The event');
-  const installation =
-    (await ctx.loaders.activeInstallation.load({ applicationId: authority.applicationId, targetType: 'event', targetId: event.id })) ??
-    (await ctx.loaders.activeInstallation.load({ applicationId: authority.applicationId, targetType: 'organisation', targetId: event.organisationId }));
+  const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id, event.organisationId);
   if (!installation) {
     throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
   }

@@ -84,14 +84,16 @@ export async function installationFor(
   applicationId: string,
   targetType: TargetType,
   targetId: string,
+  /** The event's organisation, when the caller knows it already (saves loading the event). */
+  eventOrganisationId?: string,
 ): Promise<InstallationRow | null> {
   // The most specific installation wins: one on the event itself before one on its organisation.
-  const [own, event] = await Promise.all([
+  const [own, organisationId] = await Promise.all([
     loaders.activeInstallation.load({ applicationId, targetType, targetId }),
-    targetType === 'event' ? loaders.event.load(targetId) : null,
+    targetType === 'event' ? (eventOrganisationId ?? loaders.event.load(targetId).then((event) => event?.organisationId)) : undefined,
   ]);
-  if (own || !event) return own;
-  return loaders.activeInstallation.load({ applicationId, targetType: 'organisation', targetId: event.organisationId });
+  if (own || !organisationId) return own;
+  return loaders.activeInstallation.load({ applicationId, targetType: 'organisation', targetId: organisationId });
 }
 
 /**

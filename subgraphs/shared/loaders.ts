@@ -72,7 +72,6 @@ export function createLoaders(db: Db, sql: SqlRunner) {
     event: () => byId((ids) => db.event.findMany({ where: { id: { in: ids } } })),
     stage: () => byId((ids) => db.stage.findMany({ where: { id: { in: ids } } })),
     application: () => byId((ids) => db.application.findMany({ where: { id: { in: ids } } })),
-    installation: () => byId((ids) => db.installation.findMany({ where: { id: { in: ids } } })),
     stagesByEvent: () =>
       groupedBy(
         (ids) => db.stage.findMany({ where: { eventId: { in: ids } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
