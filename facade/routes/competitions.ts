@@ -12,7 +12,8 @@ import {
   vetoInput,
 } from '../../subgraphs/competitions/inputs.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
-import { defineRoute, type RouteInput, type RouteRow } from './table.ts';
+import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
+import { WRITES, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
 import { requestIdHeader } from './common.ts';
 
 const idParam = z.string().min(1).max(128);
@@ -37,41 +38,39 @@ const WRITE_HEADERS_DOC = {
 };
 
 interface WriteSpec {
-  operationId: string;
-  method: 'post' | 'put' | 'patch' | 'delete';
+  /** The write (write-contracts.ts) and the name of its mutation field. */
+  operationId: WriteOperation;
   path: string;
   summary: string;
   description: string;
-  scope: string;
   mutation: string;
   pathParams: string[];
   body?: z.ZodType;
-  idempotent: boolean;
-  created: boolean;
   variables(input: RouteInput): Record<string, unknown>;
   exampleBody?: unknown;
 }
 
 function writeRoute(spec: WriteSpec): RouteRow {
-  const field = /\{\s*(\w+)\s*\(/.exec(spec.mutation.replace(/^[^{]*\{/, '{'))![1];
+  const field = spec.operationId;
+  const { method, scope, idempotent, status } = WRITES[spec.operationId];
   return defineRoute({
     operationId: spec.operationId,
-    method: spec.method,
+    method: method.toLowerCase() as Method,
     path: spec.path,
     tag: 'Competition writes',
     summary: spec.summary,
-    description: `${spec.description}\n\nScope: \`${spec.scope}\`; the application needs an active installation on the event's organisation, and a user actor the matching permission there. Requires If-Match${spec.idempotent ? ' and Idempotency-Key' : ''}.`,
+    description: `${spec.description}\n\nScope: \`${scope}\`; the application needs an active installation on the event's organisation, and a user actor the matching permission there. Requires If-Match${idempotent ? ' and Idempotency-Key' : ''}.`,
     security: 'bearer',
     input: {
       path: z.object(Object.fromEntries(spec.pathParams.map((name) => [name, idParam]))),
-      headers: writeHeaders(spec.idempotent),
+      headers: writeHeaders(idempotent),
       ...(spec.body ? { body: spec.body } : {}),
     },
     operation: prepareOperation(spec.mutation),
     variables: (input) => ({
       ...spec.variables(input),
       ifMatch: input.headers['if-match'] ?? null,
-      ...(spec.idempotent ? { idempotencyKey: input.headers['idempotency-key'] } : {}),
+      ...(idempotent ? { idempotencyKey: input.headers['idempotency-key'] } : {}),
     }),
     result: (data) => {
       const { resourceId, revision, updated } = data[field] as { resourceId: string; revision: number; updated: boolean };
@@ -82,7 +81,7 @@ function writeRoute(spec: WriteSpec): RouteRow {
       return { headers: { ETag: `"${result.revision}"`, ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) } };
     },
     documentedHeaders: WRITE_HEADERS_DOC,
-    success: { status: spec.created ? 201 : 200, schema: writeResult, description: spec.created ? 'Created: resourceId is the new resource.' : 'The write result.' },
+    success: { status, schema: writeResult, description: status === 201 ? 'Created: resourceId is the new resource.' : 'The write result.' },
     errors: [400, 401, 403, 404, 409, 412, 428, 429, 500, 503],
     example: spec.exampleBody ? { request: JSON.stringify(spec.exampleBody), response: { data: { resourceId: 'stg_…', revision: 6, updated: true } } } : undefined,
   });
@@ -93,132 +92,96 @@ const WRITE_FIELDS = 'resourceId revision updated replayed';
 export const competitionWriteRoutes: RouteRow[] = [
   writeRoute({
     operationId: 'publishEvent',
-    method: 'post',
     path: '/api/v2/events/{eventId}/publish',
     summary: 'Publish an event',
     description: 'Publishes a draft event (with at least one stage): its state becomes scheduled. Any other state answers 409 conflict (not_publishable). No body.',
-    scope: 'event:manage',
     mutation: `mutation PublishEvent($eventId: ID!, $ifMatch: String, $idempotencyKey: String!) { publishEvent(eventId: $eventId, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId'],
-    idempotent: true,
-    created: false,
     variables: ({ path }) => ({ eventId: path.eventId }),
   }),
   writeRoute({
     operationId: 'updateVetoSettings',
-    method: 'patch',
     path: '/api/v2/events/{eventId}/settings/veto',
     summary: 'Replace the map veto configurations',
     description: 'Replaces the veto configurations (one per best-of), normalised to the size of the map pool: picks are yours, bans are fitted, a decider closes odd best-ofs. mapPool, when given, replaces the map pool first.',
-    scope: 'event:manage',
     mutation: `mutation UpdateVetoSettings($eventId: ID!, $input: VetoSettingsInput!, $ifMatch: String) { updateVetoSettings(eventId: $eventId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId'],
     body: vetoInput,
-    idempotent: false,
-    created: false,
     variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
     exampleBody: { configurations: [{ bestOf: 3, steps: [{ action: 'ban', team: 'a' }, { action: 'ban', team: 'b' }, { action: 'pick', team: 'a' }, { action: 'pick', team: 'b' }] }] },
   }),
   writeRoute({
     operationId: 'createStage',
-    method: 'post',
     path: '/api/v2/events/{eventId}/stages',
     summary: 'Add a stage',
     description: 'Adds a stage with a format, a best-of value and, for group formats, groups.',
-    scope: 'event.structure:manage',
     mutation: `mutation CreateStage($eventId: ID!, $input: CreateStageInput!, $ifMatch: String, $idempotencyKey: String!) { createStage(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId'],
     body: stageInput,
-    idempotent: true,
-    created: true,
     variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
     exampleBody: { name: 'Playoffs', format: 'single_elimination', bestOf: 3 },
   }),
   writeRoute({
     operationId: 'createInvitation',
-    method: 'post',
     path: '/api/v2/events/{eventId}/invitations',
     summary: 'Invite a team',
     description: 'Invites a team, optionally into a stage and a group of that stage.',
-    scope: 'event.participants:manage',
     mutation: `mutation CreateInvitation($eventId: ID!, $input: CreateInvitationInput!, $ifMatch: String, $idempotencyKey: String!) { createInvitation(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId'],
     body: invitationInput,
-    idempotent: true,
-    created: true,
     variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
     exampleBody: { teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b' },
   }),
   writeRoute({
     operationId: 'createStandingAdjustment',
-    method: 'post',
     path: '/api/v2/events/{eventId}/standing-adjustments',
     summary: 'Adjust standing points',
     description: 'Adds a points adjustment for a participant of a stage (or group) standing.',
-    scope: 'event.results:manage',
     mutation: `mutation CreateStandingAdjustment($eventId: ID!, $input: CreateStandingAdjustmentInput!, $ifMatch: String, $idempotencyKey: String!) { createStandingAdjustment(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId'],
     body: standingAdjustmentInput,
-    idempotent: true,
-    created: true,
     variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
     exampleBody: { participantId: 'par_alpha', stageId: 'stg_open_groups', groupId: 'grp_open_a', points: -3, reason: 'late check-in' },
   }),
   writeRoute({
     operationId: 'updateParticipant',
-    method: 'patch',
     path: '/api/v2/events/{eventId}/participants/{participantId}',
     summary: 'Change a participant',
     description: 'action selects the change: status (status), selected_groups (groupIds) or signup_answers (answers, replacing all answers).',
-    scope: 'event.participants:manage',
     mutation: `mutation UpdateParticipant($eventId: ID!, $participantId: ID!, $input: UpdateParticipantInput!, $ifMatch: String) { updateParticipant(eventId: $eventId, participantId: $participantId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId', 'participantId'],
     body: participantChangeInput,
-    idempotent: false,
-    created: false,
     variables: ({ path, body }) => ({ eventId: path.eventId, participantId: path.participantId, input: body }),
     exampleBody: { action: 'status', status: 'checked_in' },
   }),
   writeRoute({
     operationId: 'changeLineup',
-    method: 'put',
     path: '/api/v2/events/{eventId}/participants/{participantId}/lineup',
     summary: 'Change a lineup',
     description: 'Sets a member\'s role, or adds or removes a member. scope event changes this registration; scope team every open registration of the team in events of this organisation (each changed event\'s revision moves).',
-    scope: 'event.participants:manage',
     mutation: `mutation ChangeLineup($eventId: ID!, $participantId: ID!, $input: LineupChangeInput!, $ifMatch: String) { changeLineup(eventId: $eventId, participantId: $participantId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId', 'participantId'],
     body: lineupInput,
-    idempotent: false,
-    created: false,
     variables: ({ path, body }) => ({ eventId: path.eventId, participantId: path.participantId, input: body }),
     exampleBody: { operation: 'set_role', userId: 'usr_bob', role: 'captain', scope: 'event' },
   }),
   writeRoute({
     operationId: 'deleteParticipant',
-    method: 'delete',
     path: '/api/v2/events/{eventId}/participants/{participantId}',
     summary: 'Remove a registration',
     description: 'Removes a registration for signup corrections, before the participant is placed into matches; afterwards 409 conflict (placed_in_matches).',
-    scope: 'event.participants:manage',
     mutation: `mutation DeleteParticipant($eventId: ID!, $participantId: ID!, $ifMatch: String) { deleteParticipant(eventId: $eventId, participantId: $participantId, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId', 'participantId'],
-    idempotent: false,
-    created: false,
     variables: ({ path }) => ({ eventId: path.eventId, participantId: path.participantId }),
   }),
   writeRoute({
     operationId: 'replacePlaydayStaff',
-    method: 'put',
     path: '/api/v2/events/{eventId}/playdays/{playdayId}/staff',
     summary: 'Replace a playday staff roster',
     description: 'Replaces the whole roster with the users and roles given (an empty list clears it). Unknown users or roles answer 400.',
-    scope: 'broadcast:manage',
     mutation: `mutation ReplacePlaydayStaff($eventId: ID!, $playdayId: ID!, $input: PlaydayStaffInput!, $ifMatch: String) { replacePlaydayStaff(eventId: $eventId, playdayId: $playdayId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId', 'playdayId'],
     body: staffInput,
-    idempotent: false,
-    created: false,
     variables: ({ path, body }) => ({ eventId: path.eventId, playdayId: path.playdayId, input: body }),
     exampleBody: { staff: [{ userId: 'usr_alice', role: 'producer' }, { userId: 'usr_erin', role: 'caster' }] },
   }),

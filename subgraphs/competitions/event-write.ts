@@ -9,7 +9,7 @@ import { installationFor, permissionsOn, requireScope, type Authority } from '..
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
 import { claimKey, completeKey, findReplay, KeyTaken, releaseExpiredKey, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
-import type { Scope } from '../shared/scopes.ts';
+import { WRITES, type WriteOperation } from './write-contracts.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -44,17 +44,13 @@ export interface WriteResult {
 }
 
 export interface EventWrite {
-  /** The operation, e.g. createStage: with the method it scopes Idempotency-Keys. */
-  operation: string;
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  scope: Scope;
+  /** The operation (write-contracts.ts): its method, scope, Idempotency-Key and status. */
+  operation: WriteOperation;
   eventId: string;
   ifMatch?: string | null;
   idempotencyKey?: string | null;
-  requiresIdempotencyKey: boolean;
   /** Everything that identifies the request except the preconditions, for the idempotency hash. */
   request: unknown;
-  status: 200 | 201;
   apply(tx: Tx, event: LockedEvent): Promise<Outcome>;
 }
 
@@ -67,6 +63,7 @@ const EVENT_ORGANISATION_SQL = `SELECT id, "organisationId" FROM "Event" WHERE i
  * application is installed on it or its organisation (403), a user actor may do this there (403).
  */
 async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite) {
+  const contract = WRITES[write.operation];
   const [event] = await ctx.sql<{ id: string; organisationId: string }>(EVENT_ORGANISATION_SQL, [write.eventId]);
   if (!event) throw notFound('The event');
   const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id, event.organisationId);
@@ -75,8 +72,8 @@ async function admit(ctx: SubgraphContext, authority: Authority, write: EventWri
   }
   if (authority.actor.type === 'user') {
     const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, 'event', event.id, installation);
-    if (!permissions.includes(write.scope)) {
-      throw forbidden(`The user may not ${write.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
+    if (!permissions.includes(contract.scope)) {
+      throw forbidden(`The user may not ${contract.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
     }
   }
 }
@@ -113,14 +110,15 @@ async function appendChanges(tx: Tx, event: { id: string; organisationId: string
 }
 
 export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Promise<WriteResult> {
+  const contract = WRITES[write.operation];
   const authority = await ctx.authority();
-  requireScope(authority, write.scope);
+  requireScope(authority, contract.scope);
   await admit(ctx, authority, write);
   let idempotency: IdempotencyScope | undefined;
-  if (write.requiresIdempotencyKey || write.idempotencyKey) {
+  if (contract.idempotent || write.idempotencyKey) {
     idempotency = {
       applicationId: authority.applicationId,
-      method: write.method,
+      method: contract.method,
       route: write.operation,
       key: validateKey(write.idempotencyKey),
       requestHash: requestHash({ eventId: write.eventId, request: write.request }),
@@ -154,7 +152,7 @@ async function transact(
         }
       }
       const result: WriteResult = { resourceId: outcome.resourceId, revision, updated: outcome.changed, replayed: false };
-      if (idempotency) await completeKey(tx, idempotency, { status: write.status, body: result });
+      if (idempotency) await completeKey(tx, idempotency, { status: WRITES[write.operation].status, body: result });
       return result;
     }, TRANSACTION);
   } catch (error) {

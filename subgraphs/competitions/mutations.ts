@@ -3,6 +3,7 @@
 // idempotencyKey the Idempotency-Key.
 import { builder } from './builder.ts';
 import type { WriteResult } from './event-write.ts';
+import { WRITES, type WriteOperation } from './write-contracts.ts';
 import { BEST_OF, LINEUP_ROLES, PARTICIPANT_STATUSES, STAFF_ROLES, STAGE_FORMATS, VETO_ACTIONS } from './inputs.ts';
 import {
   changeLineup,
@@ -86,19 +87,22 @@ const present = <T extends Record<string, unknown>>(input: T, keep: string[] = [
 
 builder.mutationType({});
 builder.mutationFields((t) => {
-  const preconditions = { ifMatch: t.arg.string({ description: 'The current event revision, as in If-Match: "3".' }) };
-  const keyed = { ...preconditions, idempotencyKey: t.arg.string({ required: true, description: 'As the Idempotency-Key header.' }) };
+  // If-Match always; Idempotency-Key where the write's contract asks for one.
+  const preconditions = (operation: WriteOperation) => ({
+    ifMatch: t.arg.string({ description: 'The current event revision, as in If-Match: "3".' }),
+    ...(WRITES[operation].idempotent ? { idempotencyKey: t.arg.string({ required: true, description: 'As the Idempotency-Key header.' }) } : {}),
+  });
   return {
     publishEvent: t.field({
       type: WriteResultRef,
       description: 'Publishes a draft event: its state becomes scheduled. Needs event:manage.',
-      args: { eventId: t.arg.id({ required: true }), ...keyed },
+      args: { eventId: t.arg.id({ required: true }), ...preconditions('publishEvent') },
       resolve: (_root, args, ctx) => publishEvent(ctx, String(args.eventId), {}, args),
     }),
     updateVetoSettings: t.field({
       type: WriteResultRef,
       description: 'Replaces the map veto configurations, normalised to the size of the map pool. Needs event:manage.',
-      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: VetoSettingsInput, required: true }), ...preconditions },
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: VetoSettingsInput, required: true }), ...preconditions('updateVetoSettings') },
       resolve: (_root, args, ctx) =>
         updateVetoSettings(
           ctx,
@@ -110,43 +114,43 @@ builder.mutationFields((t) => {
     createStage: t.field({
       type: WriteResultRef,
       description: 'Adds a stage with a format, a best-of value and optional groups. Needs event.structure:manage.',
-      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateStageInput, required: true }), ...keyed },
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateStageInput, required: true }), ...preconditions('createStage') },
       resolve: (_root, args, ctx) => createStage(ctx, String(args.eventId), present(args.input), args),
     }),
     createInvitation: t.field({
       type: WriteResultRef,
       description: 'Invites a team, optionally into a stage and a group of that stage. Needs event.participants:manage.',
-      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateInvitationInput, required: true }), ...keyed },
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateInvitationInput, required: true }), ...preconditions('createInvitation') },
       resolve: (_root, args, ctx) => createInvitation(ctx, String(args.eventId), present(args.input), args),
     }),
     createStandingAdjustment: t.field({
       type: WriteResultRef,
       description: 'Adds a points adjustment for a participant of a stage or group standing. Needs event.results:manage.',
-      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateStandingAdjustmentInput, required: true }), ...keyed },
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateStandingAdjustmentInput, required: true }), ...preconditions('createStandingAdjustment') },
       resolve: (_root, args, ctx) => createStandingAdjustment(ctx, String(args.eventId), present(args.input), args),
     }),
     updateParticipant: t.field({
       type: WriteResultRef,
       description: 'Sets a participant\'s status, selected groups or signup answers (by action). Needs event.participants:manage.',
-      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), input: t.arg({ type: UpdateParticipantInput, required: true }), ...preconditions },
+      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), input: t.arg({ type: UpdateParticipantInput, required: true }), ...preconditions('updateParticipant') },
       resolve: (_root, args, ctx) => updateParticipant(ctx, String(args.eventId), String(args.participantId), present(args.input), args),
     }),
     changeLineup: t.field({
       type: WriteResultRef,
       description: 'Sets a lineup member\'s role, or adds or removes a member, in this event or every open event of the team. Needs event.participants:manage.',
-      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), input: t.arg({ type: LineupChangeInput, required: true }), ...preconditions },
+      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), input: t.arg({ type: LineupChangeInput, required: true }), ...preconditions('changeLineup') },
       resolve: (_root, args, ctx) => changeLineup(ctx, String(args.eventId), String(args.participantId), present(args.input), args),
     }),
     deleteParticipant: t.field({
       type: WriteResultRef,
       description: 'Removes a registration before it is placed into matches. Needs event.participants:manage.',
-      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), ...preconditions },
+      args: { eventId: t.arg.id({ required: true }), participantId: t.arg.id({ required: true }), ...preconditions('deleteParticipant') },
       resolve: (_root, args, ctx) => deleteParticipant(ctx, String(args.eventId), String(args.participantId), args),
     }),
     replacePlaydayStaff: t.field({
       type: WriteResultRef,
       description: 'Replaces the playday staff roster with the users and roles given. Needs broadcast:manage.',
-      args: { eventId: t.arg.id({ required: true }), playdayId: t.arg.id({ required: true }), input: t.arg({ type: PlaydayStaffInput, required: true }), ...preconditions },
+      args: { eventId: t.arg.id({ required: true }), playdayId: t.arg.id({ required: true }), input: t.arg({ type: PlaydayStaffInput, required: true }), ...preconditions('replacePlaydayStaff') },
       resolve: (_root, args, ctx) => replacePlaydayStaff(ctx, String(args.eventId), String(args.playdayId), args.input, args),
     }),
   };

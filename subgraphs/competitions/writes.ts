@@ -39,13 +39,9 @@ export function publishEvent(ctx: SubgraphContext, eventId: string, body: unknow
   validate(publishInput, body ?? {});
   return runEventWrite(ctx, {
     operation: 'publishEvent',
-    method: 'POST',
-    scope: 'event:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: true,
     request: {},
-    status: 200,
     async apply(tx, event) {
       if (!PUBLISHABLE_STATES.includes(event.state)) {
         throw conflict(`Only a draft event can be published; this one is ${event.state}.`, 'not_publishable');
@@ -63,13 +59,9 @@ export function updateVetoSettings(ctx: SubgraphContext, eventId: string, body: 
   const input = validate(vetoInput, body);
   return runEventWrite(ctx, {
     operation: 'updateVetoSettings',
-    method: 'PATCH',
-    scope: 'event:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: false,
     request: input,
-    status: 200,
     async apply(tx, event) {
       assertOpen(event);
       const currentPool = (await tx.eventMapPool.findMany({ where: { eventId }, orderBy: { position: 'asc' } })).map((row) => row.mapId);
@@ -102,13 +94,9 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
   const input = validate(stageInput, body);
   return runEventWrite(ctx, {
     operation: 'createStage',
-    method: 'POST',
-    scope: 'event.structure:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: true,
     request: input,
-    status: 201,
     async apply(tx, event) {
       assertOpen(event);
       const stageId = newId('stg');
@@ -147,13 +135,9 @@ export function createInvitation(ctx: SubgraphContext, eventId: string, body: un
   const input = validate(invitationInput, body);
   return runEventWrite(ctx, {
     operation: 'createInvitation',
-    method: 'POST',
-    scope: 'event.participants:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: true,
     request: input,
-    status: 201,
     async apply(tx, event) {
       assertOpen(event);
       await stageAndGroupOf(tx, eventId, input.stageId, input.groupId);
@@ -177,13 +161,9 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
   const input = validate(standingAdjustmentInput, body);
   return runEventWrite(ctx, {
     operation: 'createStandingAdjustment',
-    method: 'POST',
-    scope: 'event.results:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: true,
     request: input,
-    status: 201,
     async apply(tx) {
       await stageAndGroupOf(tx, eventId, input.stageId, input.groupId);
       const participant = await tx.participant.findUnique({ where: { id: input.participantId }, select: { eventId: true, selectedGroupIds: true } });
@@ -221,13 +201,9 @@ export function updateParticipant(ctx: SubgraphContext, eventId: string, partici
   const input = validate(participantChangeInput, body);
   return runEventWrite(ctx, {
     operation: 'updateParticipant',
-    method: 'PATCH',
-    scope: 'event.participants:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: false,
     request: { participantId, input },
-    status: 200,
     async apply(tx) {
       const participant = await participantOf(tx, eventId, participantId);
       let data: Prisma.ParticipantUpdateInput;
@@ -254,13 +230,9 @@ export function updateParticipant(ctx: SubgraphContext, eventId: string, partici
 export function deleteParticipant(ctx: SubgraphContext, eventId: string, participantId: string, pre: Preconditions): Promise<WriteResult> {
   return runEventWrite(ctx, {
     operation: 'deleteParticipant',
-    method: 'DELETE',
-    scope: 'event.participants:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: false,
     request: { participantId },
-    status: 200,
     async apply(tx) {
       await participantOf(tx, eventId, participantId);
       const placed = await tx.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }] } });
@@ -278,13 +250,9 @@ export function changeLineup(ctx: SubgraphContext, eventId: string, participantI
   const input = validate(lineupInput, body);
   return runEventWrite(ctx, {
     operation: 'changeLineup',
-    method: 'PUT',
-    scope: 'event.participants:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: false,
     request: { participantId, input },
-    status: 200,
     async apply(tx, event) {
       const participant = await participantOf(tx, eventId, participantId);
       if (input.operation === 'add_member') {
@@ -341,13 +309,9 @@ export function replacePlaydayStaff(ctx: SubgraphContext, eventId: string, playd
   const input = validate(staffInput, body);
   return runEventWrite(ctx, {
     operation: 'replacePlaydayStaff',
-    method: 'PUT',
-    scope: 'broadcast:manage',
     eventId,
     ...pre,
-    requiresIdempotencyKey: false,
     request: { playdayId, input },
-    status: 200,
     async apply(tx) {
       const playday = await tx.playday.findUnique({ where: { id: playdayId }, select: { eventId: true } });
       if (!playday || playday.eventId !== eventId) throw notFound('The playday');
