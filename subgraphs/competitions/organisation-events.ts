@@ -34,12 +34,15 @@ function checkFilter(field: string, value: string | null | undefined, allowed: r
   }
 }
 
-/** True when an If-None-Match header lists this strong ETag (or is *). */
-export function matchesIfNoneMatch(header: string | null | undefined, etag: string): boolean {
+/**
+ * True when an If-None-Match header lists this strong ETag, or is * (any current representation) —
+ * callers answer 304 only for a request that would otherwise have answered 200.
+ */
+export function matchesIfNoneMatch(header: string | null | undefined, etag: string, wildcard = true): boolean {
   if (!header) return false;
   return header.split(',').some((candidate) => {
     const value = candidate.trim();
-    return value === '*' || value === etag;
+    return (wildcard && value === '*') || value === etag;
   });
 }
 
@@ -50,6 +53,9 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   const limit = pageLimit(args.limit);
   const binding = `events|${args.organisationId}|${args.visibility ?? ''}|${args.state ?? ''}`;
   const after = decodeCursor(binding, args.cursor);
+  if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
   // No installation also answers an unknown organisation: nothing tells the two apart.
   const [installation, [latest]] = await Promise.all([
     installationFor(ctx.loaders, authority.applicationId, 'organisation', args.organisationId),
@@ -60,9 +66,6 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   }
   const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
-  if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
-    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
-  }
   const rows = await ctx.db.event.findMany({
     where: {
       organisationId: args.organisationId,

@@ -121,8 +121,10 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
   if (after && (typeof after[0] !== 'number' || typeof after[1] !== 'string')) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
+  // An ETag (or a cached page) exists only for arguments that passed the checks below at this
+  // revision, so a request naming it needs no checks; * does, as it names no page in particular.
   const etag = `"ps${event.revision}-${createHash('sha256').update(`${event.id}|${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
-  if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
+  if (matchesIfNoneMatch(args.ifNoneMatch, etag, false)) return { etag, notModified: true };
   const cached = pageCache.get(etag);
   if (cached) return { etag, notModified: false, ...cached };
 
@@ -151,6 +153,7 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
       );
     }
   }
+  if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   const stageFilter = args.stageId ? Prisma.sql`AND s."stageId" = ${args.stageId}` : Prisma.empty;
   const groupFilter = args.groupId ? Prisma.sql`AND s."groupId" = ${args.groupId}` : Prisma.empty;
   const afterFilter = after ? Prisma.sql`WHERE (t.rating < ${after[0]} OR (t.rating = ${after[0]} AND t."profileId" > ${after[1]}))` : Prisma.empty;

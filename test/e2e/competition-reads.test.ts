@@ -200,6 +200,16 @@ describe('GET /api/v2/events/{eventId}/statistics/players', () => {
     expect((await api('/api/v2/events/evt_nope/statistics/players')).status).toBe(404);
   });
 
+  it('If-None-Match: * answers 304 only where the request would answer 200', async () => {
+    const star = (path: string) => fetch(`${server.url}${path}`, { headers: { authorization: 'Bearer demo-token-app', 'if-none-match': '*' } });
+    expect((await star('/api/v2/events/evt_done/statistics/players')).status).toBe(304);
+    expect((await star('/api/v2/events/evt_live/statistics/players')).status).toBe(400);
+    expect((await star('/api/v2/events/evt_open/statistics/players?stageId=stg_live_a')).status).toBe(400);
+    expect((await star('/api/v2/organisations/org_demo/events')).status).toBe(304);
+    expect((await star('/api/v2/organisations/org_demo/events?state=paused')).status).toBe(400);
+    expect((await star('/api/v2/organisations/org_rival/events')).status).toBe(403);
+  });
+
   it('ETag and 304', async () => {
     const first = await api('/api/v2/events/evt_done/statistics/players?limit=3');
     const etag = first.headers.get('etag')!;
