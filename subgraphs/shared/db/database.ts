@@ -65,7 +65,17 @@ function counting<T extends object>(target: T, counter: Counter): T {
 }
 
 // Named prepared statements let PostgreSQL skip planning on the hot path.
-const statementName = (query: { sql: string }) => `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}`;
+// Names are remembered per statement text: the set of statements is fixed, and hashing the text on
+// every query would be work on the hot path for nothing.
+const statementNames = new Map<string, string>();
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (!name) {
+    name = `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}`;
+    if (statementNames.size < 10_000) statementNames.set(query.sql, name);
+  }
+  return name;
+}
 
 export function openDatabase(options: DatabaseOptions = {}): Database {
   const url = options.url ?? process.env.DATABASE_URL;
