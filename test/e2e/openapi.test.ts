@@ -145,6 +145,22 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('every route authorised by an access token answers 401 invalid_token with WWW-Authenticate to a missing or unknown one', async () => {
+    for (const row of routeTable.filter((r) => r.security === 'bearer')) {
+      const sample = SAMPLES[row.operationId].find((candidate) => candidate.status < 300)!;
+      const init = typeof sample.init === 'function' ? await sample.init() : (sample.init ?? {});
+      for (const authorization of [undefined, 'Bearer not-a-token']) {
+        const headers = { ...(init.headers as Record<string, string>) };
+        delete headers.authorization;
+        if (authorization) headers.authorization = authorization;
+        const response = await fetch(`${server.url}${sample.path}`, { method: row.method.toUpperCase(), ...init, headers });
+        expect(response.status, `${row.operationId} ${authorization ?? 'without a token'}`).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+        expect((await response.json()).error.code).toBe('invalid_token');
+      }
+    }
+  });
+
   for (const row of routeTable) {
     it(`real responses of ${row.operationId} match the documented schemas`, async () => {
       const statuses = new Set<number>();
