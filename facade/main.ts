@@ -1,20 +1,75 @@
 // npm start: the whole API on one port, on the embedded PGlite (or DATABASE_URL), demo world loaded.
-import { openDatabase } from '../subgraphs/shared/db/database.ts';
-import { applyMigrations } from '../prisma/tools/migrations.ts';
+// This process is the server: `npm start` execs it, so signals reach it. SIGTERM or SIGINT drain the
+// requests in flight (at most SHUTDOWN_DRAIN_MS, default 8 s) and exit well within 10 s.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/shared/db/database.ts';
+import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
+import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
+import { ensurePostgresDatabase, StartupError } from '../prisma/tools/database-setup.ts';
 import { DEMO, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
-import { createPlatform } from './server.ts';
+import { createLogger } from './http/observability.ts';
+import { createPlatform, type Platform } from './server.ts';
+
+const logger = createLogger();
+installProcessGuards(logger);
 
 const port = Number(process.env.PORT ?? 4000);
-const db = openDatabase();
-const applied = await applyMigrations(db.adapterFactory);
-const seeded = process.env.SEED_DEMO_WORLD === '0' ? false : await loadDemoWorldIfEmpty(db.prisma);
-const platform = await createPlatform({ db, subgraphUrls: subgraphUrlsFromEnv() });
-const { url } = await platform.listen(port, process.env.HOST ?? '0.0.0.0');
+const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS ?? 8_000);
+const databaseUrl = process.env.DATABASE_URL;
+const onPostgres = Boolean(databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl));
 
-const base = url.replace('127.0.0.1', 'localhost');
-console.log(`
-Esports competition platform is up on ${db.describe}${applied.length ? ` (applied ${applied.length} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
+const migrateChild = fileURLToPath(new URL('./migrate.mjs', import.meta.url));
+
+/** Runs the compiled migrate.mjs beside this bundle as a child process; the names it applied. */
+function migrateInChild(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [migrateChild, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new StartupError(stderr.trim().split('\n')[0] || `Migrations failed (exit ${code}).`));
+      resolve((JSON.parse(stdout.trim().split('\n').pop()!) as { applied: string[] }).applied.length);
+    });
+  });
+}
+
+/**
+ * The database, migrated. Pending migrations (and a new PGlite's initdb) run in a short-lived child
+ * process, so that the schema engine's memory is never the server's; a start with nothing pending
+ * only reads _prisma_migrations. Run from sources, with no bundle beside it, it migrates in-process.
+ */
+async function openMigrated(): Promise<{ db: Database; applied: number }> {
+  const bundled = existsSync(migrateChild);
+  if (bundled && !onPostgres && !existsSync(path.join(pgliteDataDir(), 'PG_VERSION'))) {
+    const applied = await migrateInChild();
+    return { db: openDatabase(), applied };
+  }
+  const db = openDatabase();
+  if ((await pendingMigrationNames(db.query)).length === 0) return { db, applied: 0 };
+  if (!bundled) return { db, applied: (await applyMigrations(db.adapterFactory)).length };
+  // PGlite's data directory has one user at a time: hand it to the child, then take it back.
+  if (db.kind === 'pglite') await db.close();
+  const applied = await migrateInChild();
+  return { db: db.kind === 'pglite' ? openDatabase() : db, applied };
+}
+
+async function start(): Promise<{ platform: Platform; db: Database }> {
+  if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
+  const { db, applied } = await openMigrated();
+  const seeded = process.env.SEED_DEMO_WORLD === '0' ? false : await loadDemoWorldIfEmpty(db.prisma);
+  const platform = await createPlatform({ db, subgraphUrls: subgraphUrlsFromEnv() });
+  const { url } = await platform.listen(port, process.env.HOST ?? '0.0.0.0');
+
+  const base = url.replace('127.0.0.1', 'localhost');
+  console.log(`
+Esports competition platform is up on ${db.describe}${applied ? ` (applied ${applied} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
 
   REST v2      ${base}/api/v2        e.g. ${base}/api/v2/auth/context
   GraphQL      ${base}/graphql
@@ -23,7 +78,7 @@ Esports competition platform is up on ${db.describe}${applied.length ? ` (applie
   Docs         ${base}/docs
   Health       ${base}/healthz  ${base}/readyz  ${base}/metrics
 
-Demo credentials (shared/demo-world.md):
+Demo credentials (docs/demo-world.md):
   access tokens   ${Object.values(DEMO.tokens).join(', ')}
   OAuth clients   ${Object.entries(DEMO.clients).map(([id, secret]) => `${id}:${secret}`).join(', ')}
   v1 API keys     ${Object.entries(DEMO.apiKeys).map(([org, key]) => `${org}=${key}`).join(', ')}
@@ -31,12 +86,35 @@ Demo credentials (shared/demo-world.md):
 
 Try:
   curl -H 'Authorization: Bearer ${DEMO.tokens.app}' ${base}/api/v2/auth/context
-`);
 
-const shutdown = async () => {
-  await platform.close();
-  await db.close();
-  process.exit(0);
+Server process ${process.pid}; stop it with Ctrl-C or SIGTERM.
+`);
+  return { platform, db };
+}
+
+let running: { platform: Platform; db: Database } | undefined;
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: draining requests in flight');
+  // Whatever happens while closing, the process is gone within 10 s.
+  setTimeout(() => process.exit(1), Math.max(drainMs + 1_500, 2_000)).unref();
+  try {
+    await running?.platform.close({ drainMs });
+    await running?.db.close();
+  } finally {
+    process.exit(0);
+  }
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  running = await start();
+} catch (error) {
+  // One sentence, never a stack trace: what went wrong and, where we know it, what to do.
+  const message = error instanceof StartupError ? error.message : `Could not start: ${(error as Error)?.message ?? String(error)}`;
+  console.error(message.split('\n')[0]);
+  process.exit(1);
+}

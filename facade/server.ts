@@ -26,7 +26,8 @@ export interface PlatformOptions {
 export interface Platform {
   app: Koa;
   listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
-  close(): Promise<void>;
+  /** Stops accepting; with drainMs, lets requests in flight finish for up to that long first. */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Promise<Platform> {
@@ -43,13 +44,19 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
 
   const router = new Router();
   mountRoutes(router, routeTable, runner, logger);
-  mountGraphQL(router, graphql);
+  mountGraphQL(router, graphql, gateway);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router);
 
   const app = new Koa();
   app.proxy = process.env.TRUST_PROXY === '1';
+  let draining = false;
+  // While draining, every answer closes its connection: keep-alive must not hold the process open.
+  app.use(async (ctx, next) => {
+    await next();
+    if (draining) ctx.set('Connection', 'close');
+  });
   app.use(requestId);
   app.use(requestLogger(logger));
   app.use(metrics.middleware);
@@ -69,18 +76,38 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
   app.use(router.allowedMethods());
 
   const servers: http.Server[] = [];
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  // A request is in flight from its first byte until its response is flushed (or its socket closes).
+  const track = (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    inFlight++;
+    response.once('close', () => {
+      inFlight--;
+      if (draining && inFlight === 0) drained?.();
+    });
+  };
+  app.on('error', (error) => logger.error({ err: error }, 'request stream error'));
   return {
     app,
     async listen(port, host = '0.0.0.0') {
       const server = http.createServer(app.callback());
+      server.prependListener('request', track);
       server.keepAliveTimeout = 65_000;
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       const address = server.address() as AddressInfo;
       return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`, server };
     },
-    async close() {
-      await Promise.all(servers.map((server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); })));
+    async close({ drainMs = 0 } = {}) {
+      draining = true;
+      // Stop accepting, let requests in flight finish (at most drainMs), then cut what is left.
+      const closed = Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      for (const server of servers) server.closeIdleConnections();
+      if (inFlight > 0 && drainMs > 0) {
+        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise((resolve) => setTimeout(resolve, drainMs).unref())]);
+      }
+      for (const server of servers) server.closeAllConnections();
+      await closed;
       await graphql.stop();
     },
   };

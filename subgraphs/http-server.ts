@@ -12,6 +12,8 @@ import getRawBody from 'raw-body';
 import pino from 'pino';
 import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from './shared/context.ts';
 import { formatSubgraphError } from './shared/error-format.ts';
+import { ApiError } from './shared/errors.ts';
+import { assertStorableOperation } from './shared/input-safety.ts';
 import type { Database } from './shared/db/database.ts';
 import { loadSubgraphSchema, type SubgraphName } from './index.ts';
 
@@ -25,7 +27,24 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
   const server = new ApolloServer<SubgraphContext>({
     schema: await loadSubgraphSchema(name),
     csrfPrevention: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      // The subgraph's own guard on what it is sent (the gateway's entry points check first).
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ document, request }) {
+              try {
+                assertStorableOperation(document, request.variables);
+              } catch (error) {
+                if (error instanceof ApiError) throw new ApiError(error.code, error.message, error.details, { http: { status: 200 } });
+                throw error;
+              }
+            },
+          };
+        },
+      },
+    ],
     includeStacktraceInErrorResponses: false,
     formatError: (_formatted, error) =>
       error instanceof GraphQLError

@@ -1,11 +1,11 @@
 // The distributed topology's configuration: router.yaml names every subgraph and propagates the
 // headers authority depends on; `npm run start:subgraph` serves a subgraph's SDL over HTTP.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertNoServerLeft, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../schema/compose.ts';
 
@@ -21,35 +21,31 @@ describe('router.yaml', () => {
 });
 
 describe('npm run start:subgraph', () => {
-  it('serves one subgraph alone, with its federation SDL', async () => {
+  afterAll(assertNoServerLeft);
+
+  it('serves one subgraph alone, with its federation SDL, and stops on SIGTERM', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'subgraph-'));
-    const child = spawn('npm', ['run', '--silent', 'start:subgraph', '--', 'developer'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const running = await startServerProcess({
+      args: ['run', '--silent', 'start:subgraph', '--', 'developer'],
+      env: { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      ready: /serves (http:\/\/\S+)/,
+      timeoutMs: 60_000,
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        const timer = setTimeout(() => reject(new Error(output)), 60_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /serves (http:\/\/\S+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-      });
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
+      const response = await fetch(running.base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
       const { data } = await response.json();
       expect(data._service.sdl).toContain('type AuthorityContext');
       expect(data._service.sdl.trim()).toBe((await readFile(subgraphPath('developer'), 'utf8')).trim());
+      // The subgraph guards its own input too: text the database cannot store is refused.
+      const refused = await fetch(running.base, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app' },
+        body: JSON.stringify({ query: 'query($t: ID) { authContext(targetType: user, targetId: $t) { applicationId } }', variables: { t: 'usr\u0000' } }),
+      });
+      expect(refused.status).toBe(200);
+      expect((await refused.json()).errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 't' }] });
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await running.stop();
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);

@@ -1,12 +1,16 @@
-// /graphql over HTTP: Apollo Server on the gateway (POST, GET and the GraphQL-over-HTTP media types).
+// /graphql over HTTP: Apollo Server on the gateway (POST, GET and the GraphQL-over-HTTP media types),
+// behind the admission checks of admission.ts.
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { ApolloServer } from '@apollo/server';
 import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
+import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -16,6 +20,10 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     csrfPrevention: false,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    parseOptions: PARSE_OPTIONS,
+    // Every operation passes the admission checks on its full text; a hash-only persisted query
+    // would skip them, so automatic persisted queries are off.
+    persistedQueries: false,
     logger: {
       debug: () => undefined,
       info: () => undefined,
@@ -27,15 +35,40 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
   return server;
 }
 
-export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>) {
+function requestParts(ctx: Context): GraphQLRequestParts {
+  if (ctx.method === 'POST') {
+    const body = (ctx.request as { body?: unknown }).body;
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as GraphQLRequestParts) : {};
+  }
+  const { query, variables, operationName } = ctx.query;
+  let parsedVariables: unknown;
+  if (typeof variables === 'string') {
+    try {
+      parsedVariables = JSON.parse(variables);
+    } catch {
+      // Apollo Server answers malformed variables
+    }
+  }
+  return { query, variables: parsedVariables, operationName };
+}
+
+export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway) {
   const handler = apolloKoa(server, async (ctx) => ({ scope: scopeOf(ctx) }));
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
-    if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, POST');
       ctx.body = { error: { code: 'validation_failed', message: 'GraphQL accepts GET and POST.', requestId: ctx.state.requestId, details: [{ issue: 'method_not_allowed' }] } };
+      return;
+    }
+    if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
+    try {
+      admitGraphQLRequest(gateway.schema, requestParts(ctx));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      ctx.status = 400;
+      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId: ctx.state.requestId } }] };
       return;
     }
     await handler(ctx, next);

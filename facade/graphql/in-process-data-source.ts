@@ -6,6 +6,8 @@ import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
 import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
+import type { ApiError } from '../../subgraphs/shared/errors.ts';
+import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import type { GatewayContext } from './context.ts';
 
 const MAX_CACHED_DOCUMENTS = 2_000;
@@ -23,10 +25,19 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {
     const query = request.query!;
     let document = this.documents.get(query);
-    if (!document) {
-      document = parse(query);
-      if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
-      this.documents.set(query, document);
+    try {
+      // Every entry point checks its input; this is the subgraph's own guard, as in http-server.ts.
+      // A document's literals are checked once, before it is cached.
+      if (!document) {
+        const parsed = parse(query);
+        assertStorableOperation(parsed, undefined);
+        if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
+        this.documents.set(query, (document = parsed));
+      }
+      assertStorableOperation(document, request.variables, false);
+    } catch (error) {
+      const refused = error as ApiError;
+      return { errors: [{ message: refused.message, extensions: refused.extensions }] };
     }
     const contexts = (context.subgraphContexts ??= {});
     const contextValue = (contexts[this.name] ??= createSubgraphContext(this.db, context.scope));

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { GraphQLFormattedError } from 'graphql';
 import { errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
+import { findUnsafeValue } from '../../subgraphs/shared/input-safety.ts';
+import { zodDetails } from '../../subgraphs/shared/validation.ts';
 import { HttpError, sendError } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from '../graphql/context.ts';
@@ -15,19 +17,17 @@ import type { RouteInput, RouteRow } from './table.ts';
 
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function issuesToDetails(issues: z.core.$ZodIssue[], location: string): ErrorDetail[] {
-  return issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${location} parameter` }))
-      : [{ field: issue.path.length ? issue.path.join('.') : location, issue: issue.message }],
-  );
-}
-
-function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: string): T | Record<string, never> {
+function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: 'path' | 'query' | 'header' | 'body'): T | Record<string, never> {
   if (!schema) return {};
+  // Text no database can store (NUL, lone surrogates) is refused first, naming the field.
+  const unsafe = findUnsafeValue(value, '');
+  if (unsafe) {
+    const field = unsafe.field || location;
+    throw new HttpError('validation_failed', `The request ${location} is not valid: ${field} ${unsafe.issue}.`, [{ field, issue: unsafe.issue }]);
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = issuesToDetails(result.error.issues, location);
+    const details = zodDetails(result.error.issues, location);
     throw new HttpError('validation_failed', `The request ${location} is not valid: ${details.map((d) => `${d.field}: ${d.issue}`).join('; ')}.`, details);
   }
   return result.data;

@@ -104,3 +104,17 @@ export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFac
     engine.free();
   }
 }
+
+/**
+ * Names of committed migrations the database has not applied, read with plain SQL, so that a start
+ * with nothing to apply never loads the schema engine (tens of megabytes of WebAssembly).
+ */
+export async function pendingMigrationNames(query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>): Promise<string[]> {
+  const committed = (await loadMigrationList()).migrationDirectories.map((directory) => directory.path);
+  const [{ exists }] = (await query(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists`)).rows as { exists: boolean }[];
+  if (!exists) return committed;
+  const applied = new Set(
+    (await query(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)).rows.map((row) => row.migration_name as string),
+  );
+  return committed.filter((name) => !applied.has(name));
+}

@@ -6,16 +6,18 @@ import { installationFor } from '../shared/authority.ts';
 import { notFound } from '../shared/errors.ts';
 import type { TargetType } from '../shared/scopes.ts';
 
-async function readable<T>(ctx: SubgraphContext, targetType: TargetType, id: string, load: Promise<T | null>, what: string): Promise<T> {
+// The authority is awaited before any lookup starts: a lookup begun before a failed authority check
+// would be a promise nobody awaits.
+async function readable<T>(ctx: SubgraphContext, targetType: TargetType, id: string, load: () => Promise<T | null>, what: string): Promise<T> {
   const authority = await ctx.authority();
-  const [row, installation] = await Promise.all([load, installationFor(ctx.loaders, authority.applicationId, targetType, id)]);
+  const [row, installation] = await Promise.all([load(), installationFor(ctx.loaders, authority.applicationId, targetType, id)]);
   if (!row || !installation) throw notFound(what);
   return row;
 }
 
 export const readableOrganisation = (ctx: SubgraphContext, id: string) =>
-  readable(ctx, 'organisation', id, ctx.loaders.organisation.load(id), 'The organisation');
+  readable(ctx, 'organisation', id, () => ctx.loaders.organisation.load(id), 'The organisation');
 
-export const readableEvent = (ctx: SubgraphContext, id: string) => readable(ctx, 'event', id, ctx.loaders.event.load(id), 'The event');
+export const readableEvent = (ctx: SubgraphContext, id: string) => readable(ctx, 'event', id, () => ctx.loaders.event.load(id), 'The event');
 
-export const readableUser = (ctx: SubgraphContext, id: string) => readable(ctx, 'user', id, ctx.loaders.user.load(id), 'The user');
+export const readableUser = (ctx: SubgraphContext, id: string) => readable(ctx, 'user', id, () => ctx.loaders.user.load(id), 'The user');

@@ -2,6 +2,7 @@
 // bodies with these schemas and GraphQL inputs are validated with them in the subgraph, so both
 // answer the same validation_failed details.
 import { z } from 'zod';
+import { isoTimestamp } from '../shared/validation.ts';
 
 const id = z.string().min(1).max(128);
 const name = z.string().trim().min(1).max(100);
@@ -16,7 +17,7 @@ export const STAFF_ROLES = ['caster', 'observer', 'producer', 'admin', 'referee'
 export const VETO_ACTIONS = ['ban', 'pick', 'decider'] as const;
 
 const bestOf = z.literal(BEST_OF).describe('1, 2, 3, 5 or 7');
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = isoTimestamp;
 
 export const publishInput = z.object({}).strict().meta({ id: 'PublishEventRequest' });
 

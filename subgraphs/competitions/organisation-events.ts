@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor } from '../shared/authority.ts';
 import { forbidden, validationFailed } from '../shared/errors.ts';
+import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import type { Event } from '../shared/db/generated/client.ts';
 
@@ -53,7 +54,7 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   const limit = pageLimit(args.limit);
   const binding = `events|${args.organisationId}|${args.visibility ?? ''}|${args.state ?? ''}`;
   const after = decodeCursor(binding, args.cursor);
-  if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || Number.isNaN(Date.parse(after[0])))) {
+  if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || timestampIssue(new Date(after[0])) !== null)) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
   // No installation also answers an unknown organisation: nothing tells the two apart.

@@ -1,10 +1,13 @@
 // OAuth 2.0 token issuance (RFC 6749). Tokens are opaque random strings; only their hash is stored.
 import type { Db } from '../shared/db/database.ts';
-import { newId, randomSecret, sha256, verifySecret } from '../shared/crypto.ts';
+import { hashSecret, newId, randomSecret, sha256, verifySecret } from '../shared/crypto.ts';
 import { oauthError } from '../shared/errors.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const SUPPORTED_GRANT_TYPES = ['client_credentials'] as const;
+
+let standIn: string | undefined;
+const standInHash = () => (standIn ??= hashSecret(randomSecret(24)));
 
 export interface TokenRequest {
   grantType: string;
@@ -28,8 +31,10 @@ export async function issueClientCredentialsToken(db: Db, request: TokenRequest)
     where: { id: request.clientId },
     select: { id: true, clientSecretHash: true, grantedScopes: true },
   });
-  // The same answer for an unknown client and a wrong secret.
-  if (!app || !verifySecret(request.clientSecret, app.clientSecretHash)) {
+  // The same answer, in the same time, for an unknown client and a wrong secret: an unknown client
+  // is checked against a stand-in hash, so the key derivation runs either way.
+  const verified = verifySecret(request.clientSecret, app?.clientSecretHash ?? standInHash());
+  if (!app || !verified) {
     throw oauthError('invalid_client', 'Client authentication failed.');
   }
   const requested = request.scope == null ? app.grantedScopes : request.scope.split(' ').filter((s) => s !== '');

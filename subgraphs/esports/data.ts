@@ -1,6 +1,7 @@
 // The six esports reads: access check, one metered statement, and the shapes of the interface.
 import type { SubgraphContext } from '../shared/context.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
+import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { esportsCaller } from './access.ts';
 import { runEsportsRead } from './reads.ts';
@@ -91,10 +92,17 @@ interface ListArgs {
 
 type ListRow<T> = { found: boolean; items: T[] };
 
-function cursorKey(binding: string, cursor: string | null | undefined, types: ('string' | 'number')[]): unknown[] {
+type KeyPart = 'string' | 'int' | 'timestamp';
+const keyPartFits: Record<KeyPart, (part: unknown) => boolean> = {
+  string: (part) => typeof part === 'string',
+  int: (part) => Number.isInteger(part),
+  timestamp: (part) => typeof part === 'string' && timestampIssue(new Date(part)) === null,
+};
+
+function cursorKey(binding: string, cursor: string | null | undefined, types: KeyPart[]): unknown[] {
   const key = decodeCursor(binding, cursor);
   if (!key) return types.map(() => null);
-  if (key.length !== types.length || key.some((part, i) => typeof part !== types[i])) {
+  if (key.length !== types.length || key.some((part, i) => !keyPartFits[types[i]](part))) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
   return key;
@@ -106,7 +114,7 @@ async function list<T>(
   binding: string,
   parent: string[],
   args: ListArgs,
-  key: { types: ('string' | 'number')[]; of: (item: T & { sortAt?: string }) => unknown[] },
+  key: { types: KeyPart[]; of: (item: T & { sortAt?: string }) => unknown[] },
   what: string,
 ): Promise<Page<T>> {
   // Arguments first: a malformed request is refused before it can cost anything.
@@ -119,10 +127,10 @@ async function list<T>(
 }
 
 export const esportsEvents = (ctx: SubgraphContext, args: ListArgs) =>
-  list<EsportsEvent>(ctx, 'events', 'esports-events', [], args, { types: ['string', 'string'], of: (e) => [e.sortAt, e.id] }, 'The esports event');
+  list<EsportsEvent>(ctx, 'events', 'esports-events', [], args, { types: ['timestamp', 'string'], of: (e) => [e.sortAt, e.id] }, 'The esports event');
 
 export const esportsStages = (ctx: SubgraphContext, eventId: string, args: ListArgs) =>
-  list<EsportsStage>(ctx, 'stages', `esports-stages|${eventId}`, [eventId], args, { types: ['number', 'string'], of: (s) => [s.position, s.id] }, 'The esports event');
+  list<EsportsStage>(ctx, 'stages', `esports-stages|${eventId}`, [eventId], args, { types: ['int', 'string'], of: (s) => [s.position, s.id] }, 'The esports event');
 
 export const esportsMapStatistics = (ctx: SubgraphContext, eventId: string, args: ListArgs) =>
   list<EsportsMapStatistics>(ctx, 'mapStatistics', `esports-maps|${eventId}`, [eventId], args, { types: ['string'], of: (m) => [m.id] }, 'The esports event');

@@ -6,14 +6,15 @@ import type { Db } from '../shared/db/database.ts';
 import type { Prisma } from '../shared/db/generated/client.ts';
 import { newId } from '../shared/crypto.ts';
 import { ApiError, type ErrorDetail } from '../shared/errors.ts';
-import { zodDetails } from '../shared/validation.ts';
+import { isoTimestamp, zodDetails } from '../shared/validation.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
+import { assertStorable } from '../shared/input-safety.ts';
 
 const id = z.string().min(1).max(128);
 const text = z.string().min(1).max(200);
 const optionalText = z.string().max(500).nullish();
 const url = z.url().max(2000).nullish();
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = isoTimestamp;
 const count = z.number().int().min(0).max(10_000_000);
 
 export const ESPORTS_STAGE_STATUSES = ['upcoming', 'running', 'completed'] as const;
@@ -155,6 +156,7 @@ async function checkReferences(db: Db | Prisma.TransactionClient, data: EsportsI
 }
 
 export function parseEsportsImport(input: unknown): EsportsImport {
+  assertStorable(input, 'data', 'esports data');
   const result = esportsImport.safeParse(input);
   if (result.success) return result.data;
   const details = zodDetails(result.error.issues, 'data');

@@ -1,6 +1,7 @@
 // Metered usage as the application sees it: units per UTC day and installation over a date range.
 import type { SubgraphContext } from '../shared/context.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
+import { timestampIssue } from '../shared/input-safety.ts';
 
 export const METRICS = ['esports_calls'] as const;
 export const MAX_RANGE_DAYS = 366;
@@ -24,6 +25,8 @@ function parseDay(field: string, value: string): Date {
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
     throw validationFailed(`${field} must be a date written YYYY-MM-DD.`, [{ field, issue: 'not a YYYY-MM-DD date' }]);
   }
+  const issue = timestampIssue(date);
+  if (issue) throw validationFailed(`${field} ${issue}.`, [{ field, issue }]);
   return date;
 }
 

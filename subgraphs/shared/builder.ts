@@ -8,6 +8,7 @@ import type PrismaTypes from './db/generated/pothos-types.ts';
 import { getDatamodel } from './db/generated/pothos-types.ts';
 import type { SubgraphContext } from './context.ts';
 import { ApiError } from './errors.ts';
+import { timestampIssue } from './input-safety.ts';
 
 export interface BuilderTypes {
   Context: SubgraphContext;
@@ -30,11 +31,12 @@ const DateTime = new GraphQLScalarType<Date, string>({
 function parseDate(value: unknown): Date {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value)) return invalidDate();
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? invalidDate() : date;
+  const issue = timestampIssue(date);
+  return issue ? invalidDate(`: it ${issue}`) : date;
 }
 
-function invalidDate(): never {
-  throw new ApiError('validation_failed', 'Expected an ISO 8601 timestamp.');
+function invalidDate(why = ''): never {
+  throw new ApiError('validation_failed', `Expected an ISO 8601 timestamp${why}.`);
 }
 
 const JSONScalar = new GraphQLScalarType({

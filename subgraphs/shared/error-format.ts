@@ -2,9 +2,10 @@
 // as `internal` (and logged), so that no database or stack detail leaks.
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ApiError } from './errors.ts';
+import { isDataException } from './input-safety.ts';
 
 export function formatSubgraphError(error: GraphQLError, log: (error: unknown) => void): GraphQLFormattedError {
-  const original = error.originalError;
+  const original = error instanceof ApiError ? error : error.originalError;
   if (original instanceof ApiError) {
     return { message: original.message, path: error.path, extensions: original.extensions };
   }
@@ -12,6 +13,14 @@ export function formatSubgraphError(error: GraphQLError, log: (error: unknown) =
     // Request errors raised by graphql-js or the server itself (parsing, validation, coercion).
     return { message: error.message, path: error.path, extensions: { code: error.extensions?.code ?? 'validation_failed' } };
   }
-  log(original ?? error);
+  log(original);
+  if (isDataException(original)) {
+    // A value the input checks let through and the database refused: the client's value, not a fault.
+    return {
+      message: 'A value in the request cannot be stored (out of range or not valid text).',
+      path: error.path,
+      extensions: { code: 'validation_failed', details: [{ issue: 'value_not_storable' }] },
+    };
+  }
   return { message: 'Internal error.', path: error.path, extensions: { code: 'internal' } };
 }

@@ -2,6 +2,7 @@
 // filters they came from, so that a cursor from another list is refused instead of misread.
 import { createHash } from 'node:crypto';
 import { ApiError } from './errors.ts';
+import { textIssue } from './input-safety.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -20,11 +21,17 @@ export function encodeCursor(binding: string, key: unknown[]): string {
   return Buffer.from(JSON.stringify({ b: bindingOf(binding), k: key })).toString('base64url');
 }
 
+const isKeyPart = (part: unknown) =>
+  (typeof part === 'string' && part.length <= 200 && textIssue(part) === null) ||
+  (typeof part === 'number' && Number.isFinite(part) && Math.abs(part) < 2 ** 31);
+
 export function decodeCursor(binding: string, cursor: string | null | undefined): unknown[] | null {
   if (cursor == null || cursor === '') return null;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { b?: string; k?: unknown };
-    if (parsed.b === bindingOf(binding) && Array.isArray(parsed.k)) return parsed.k;
+    // The binding is no secret: a cursor is client input like any other, so each part of its key
+    // must be something the statements can take (a storable string, an int4-sized finite number).
+    if (parsed.b === bindingOf(binding) && Array.isArray(parsed.k) && parsed.k.every(isKeyPart)) return parsed.k;
   } catch {
     // fall through
   }

@@ -1,19 +1,33 @@
 // Field-by-field validation with zod, answering validation_failed with one detail per field. The
 // same schemas validate REST bodies in the facade and GraphQL inputs in the subgraphs.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, type ErrorDetail } from './errors.ts';
+import { findUnsafeValue, MAX_YEAR, MIN_YEAR, timestampIssue } from './input-safety.ts';
+
+const NOUN: Record<string, string> = { query: 'query parameter', header: 'header', path: 'path parameter' };
 
 export function zodDetails(issues: z.core.$ZodIssue[], location = 'body'): ErrorDetail[] {
   return issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${location} field` }))
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` }))
       : [{ field: issue.path.length ? issue.path.join('.') : location, issue: issue.message }],
   );
 }
 
+/** Validates a value: first that every string in it can be stored, then against the schema. */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, location = 'body'): T {
+  const unsafe = findUnsafeValue(value, '');
+  if (unsafe) {
+    const detail = { field: unsafe.field || location, issue: unsafe.issue };
+    throw new ApiError('validation_failed', `The ${location} is not valid: ${detail.field}: ${detail.issue}.`, [detail]);
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = zodDetails(result.error.issues, location);
   throw new ApiError('validation_failed', `The ${location} is not valid: ${details.map((d) => `${d.field}: ${d.issue}`).join('; ')}.`, details);
 }
+
+/** An ISO 8601 timestamp with a zone, between the years 1970 and 9999. */
+export const isoTimestamp = z.iso
+  .datetime({ offset: true })
+  .refine((value) => timestampIssue(new Date(value)) === null, `must lie between the years ${MIN_YEAR} and ${MAX_YEAR}`);

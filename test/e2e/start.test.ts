@@ -1,18 +1,22 @@
 // npm start on an empty database: migrations, demo world, one port, URLs and credentials printed.
-// A second start on the same data keeps it and loads nothing twice.
-import { spawn, type ChildProcess } from 'node:child_process';
+// A second start on the same data keeps it and loads nothing twice. npm start is the server process:
+// SIGTERM to npm reaches it, requests in flight are answered, and it is gone within 10 s. Start-up
+// failures are one sentence, never a stack trace.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
+import { assertNoServerLeft, root, startServerProcess } from '../support/processes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let env: Record<string, string> = {};
 let cleanup = async () => undefined as void;
+const server = postgresServerUrl();
 
 beforeAll(async () => {
-  const server = postgresServerUrl();
   if (server) {
     const scratch = await createScratchDatabase(server, 't_start');
     env = { DATABASE_URL: scratch.url };
@@ -23,38 +27,26 @@ beforeAll(async () => {
     cleanup = () => rm(dir, { recursive: true, force: true });
   }
 });
-afterAll(() => cleanup());
+afterAll(async () => {
+  await cleanup();
+  assertNoServerLeft();
+});
 
-function start(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string; base: string }> {
-  const child = spawn('npm', ['start', '--silent'], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const start = (extraEnv: Record<string, string> = {}) =>
+  startServerProcess({
+    args: ['start', '--silent'],
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extraEnv },
+    ready: /GraphQL\s+(http:\/\/\S+)\/graphql/,
   });
+
+/** Runs npm start to its end (for start-up failures): exit code and everything it printed. */
+function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(output);
-      if (match && output.includes('Try:')) {
-        clearTimeout(timer);
-        setTimeout(() => resolve({ child, output: () => output, base: match[1] }), 100);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
 }
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    // npm forwards SIGTERM to the server it started.
-    child.kill('SIGTERM');
-  });
 
 describe('npm start', () => {
   it('creates the database, loads the demo world, serves the API and prints where to look', async () => {
@@ -64,12 +56,13 @@ describe('npm start', () => {
       for (const text of ['/api/v2', '/graphql', '/oauth/token', '/api/openapi.json', '/docs', '/healthz', 'demo-token-app', 'app_demo:demo-app-secret', 'demo-org-key-0001', 'demo-password']) {
         expect(first.output()).toContain(text);
       }
+      expect(first.output()).not.toMatch(/shared\//);
       const response = await fetch(`${first.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-app' } });
       expect(response.status).toBe(200);
       expect((await response.json()).data.applicationId).toBe('app_demo');
       expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
     } finally {
-      await stop(first.child);
+      await first.stop();
     }
     const second = await start({ LOG_LEVEL: 'info' });
     try {
@@ -84,7 +77,55 @@ describe('npm start', () => {
       expect(line).toBeDefined();
       expect(JSON.parse(line!)).toMatchObject({ requestId: 'start-log-1', method: 'GET', route: '/api/v2/auth/context', status: 401 });
     } finally {
-      await stop(second.child);
+      await second.stop();
     }
   }, 240_000);
+
+  it('is the server process: SIGTERM to npm drains the request in flight and exits within 10 s', async () => {
+    const running = await start();
+    const { port } = new URL(running.base);
+    // A request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = running.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.end(body.slice(5));
+    const { exitMs } = await stopped;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('"__typename":"Query"');
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(exitMs).toBeLessThan(10_000);
+  }, 180_000);
+
+  it('says in one line what is wrong when PostgreSQL cannot be reached, without a stack trace', async () => {
+    // Port 1 on loopback: nothing listens there.
+    const { code, output } = await runToExit({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/esports' });
+    expect(code).toBe(1);
+    expect(output).toContain('Cannot reach PostgreSQL at 127.0.0.1:1');
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output.trim().split('\n').filter((line) => line.trim() && !line.startsWith('npm ')).length).toBe(1);
+  }, 120_000);
+
+  // On the PostgreSQL pass only: a database named in DATABASE_URL that does not exist yet is created.
+  it.each(server ? [server] : [])('creates a PostgreSQL database that does not exist yet', async (serverUrl) => {
+    const url = new URL(serverUrl);
+    const name = `t_created_${process.pid}_${Date.now()}`;
+    url.pathname = `/${name}`;
+    const running = await start({ DATABASE_URL: url.toString() });
+    try {
+      expect(running.output()).toContain('demo world loaded');
+      expect((await fetch(`${running.base}/readyz`)).status).toBe(200);
+    } finally {
+      await running.stop();
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 180_000);
 });

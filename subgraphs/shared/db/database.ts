@@ -81,8 +81,11 @@ export function openDatabase(options: DatabaseOptions = {}): Database {
   const url = options.url ?? process.env.DATABASE_URL;
   const counter: Counter | undefined = options.countQueries ? { count: 0 } : undefined;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize, counter);
-  return openPglite(options.dataDir ?? process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite'), counter);
+  return openPglite(options.dataDir ?? pgliteDataDir(), counter);
 }
+
+/** Where the embedded database lives: PGLITE_DATA_DIR, else ./data/pglite. */
+export const pgliteDataDir = () => process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite');
 
 function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10), counter?: Counter): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });

@@ -1,0 +1,58 @@
+// What /graphql checks before Apollo Server sees a request: the query's size and token count, the
+// operation's limits (limits.ts) and that no literal or variable holds text the database cannot
+// store. A refused request answers 400 with a GraphQL error body naming the limit or the field.
+import { GraphQLError, getOperationAST, parse, type DocumentNode } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
+import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureOperation } from './limits.ts';
+
+export interface GraphQLRequestParts {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+interface Parsed {
+  document: DocumentNode;
+  literalsChecked: boolean;
+}
+
+const MAX_CACHED = 1_000;
+const parsedQueries = new Map<string, Parsed>();
+
+export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
+
+function parseOnce(query: string): Parsed | null {
+  const cached = parsedQueries.get(query);
+  if (cached) return cached;
+  let document: DocumentNode;
+  try {
+    document = parse(query, PARSE_OPTIONS);
+  } catch (error) {
+    if (error instanceof GraphQLError && /more than \d+ tokens/.test(error.message)) {
+      throw limitError('tokens', `The query has more than ${GRAPHQL_LIMITS.tokens} tokens.`);
+    }
+    return null; // a syntax error: Apollo Server answers it in its own words
+  }
+  // Literals are part of the text: checked once per text, like the parse.
+  const unsafe = findUnsafeLiteral(document);
+  if (unsafe) throw new ApiError('validation_failed', `The query is not valid: argument ${unsafe.field} ${unsafe.issue}.`, [unsafe]);
+  const parsed = { document, literalsChecked: true };
+  if (parsedQueries.size >= MAX_CACHED) parsedQueries.clear();
+  parsedQueries.set(query, parsed);
+  return parsed;
+}
+
+/** Throws an ApiError (validation_failed) when the request must be refused; otherwise returns. */
+export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): void {
+  if (typeof request.query !== 'string') return; // Apollo Server answers a missing query
+  checkDocumentSize(request.query);
+  const parsed = parseOnce(request.query);
+  if (!parsed) return;
+  const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
+  assertStorableOperation(parsed.document, variables, !parsed.literalsChecked);
+  const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
+  if (!operation || !schema) return;
+  measureOperation(schema, parsed.document, operation, variables);
+}

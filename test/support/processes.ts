@@ -1,0 +1,102 @@
+// Server processes a test starts (npm start, npm run start:subgraph): started through npm as a user
+// would, stopped by a signal to the npm process, and checked to be gone. The server prints its own
+// process id ("server process N"); stop() fails when that process outlives it, and
+// assertNoServerLeft() fails a test file that leaves any server it started running.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The server's own process id, as it printed it. */
+  pid: number;
+  base: string;
+  output(): string;
+  /** Sends the signal to npm and waits until the server process is gone (fails after 10 s). */
+  stop(signal?: NodeJS.Signals): Promise<{ exitMs: number }>;
+}
+
+const started = new Set<number>();
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return !isAlive(pid);
+}
+
+export interface StartOptions {
+  args: string[];
+  env: Record<string, string>;
+  /** Matches the printed URL; group 1 is the base URL. */
+  ready: RegExp;
+  timeoutMs?: number;
+}
+
+export function startServerProcess({ args, env, ready, timeoutMs = 120_000 }: StartOptions): Promise<ServerProcess> {
+  const child = spawn('npm', args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not come up:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = ready.exec(output);
+      const pid = /server process (\d+)/i.exec(output);
+      if (url && pid) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stderr!.off('data', onData);
+        child.stdout!.on('data', (more: Buffer) => (output += more.toString()));
+        child.stderr!.on('data', (more: Buffer) => (output += more.toString()));
+        const serverPid = Number(pid[1]);
+        started.add(serverPid);
+        resolve({
+          child,
+          pid: serverPid,
+          base: url[1],
+          output: () => output,
+          async stop(signal = 'SIGTERM') {
+            const at = Date.now();
+            child.kill(signal);
+            const gone = await waitUntilGone(serverPid, 10_000);
+            if (!gone) {
+              process.kill(serverPid, 'SIGKILL');
+              throw new Error(`server process ${serverPid} was still running 10 s after ${signal} to npm`);
+            }
+            started.delete(serverPid);
+            return { exitMs: Date.now() - at };
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm exited with ${code} before the server came up:\n${output}`));
+    });
+  });
+}
+
+/** For afterAll: fails when a server this file started is still running (and stops it). */
+export function assertNoServerLeft(): void {
+  const alive = [...started].filter(isAlive);
+  for (const pid of alive) process.kill(pid, 'SIGKILL');
+  started.clear();
+  if (alive.length) throw new Error(`server process(es) ${alive.join(', ')} outlived the test file`);
+}
