@@ -1,5 +1,7 @@
 // The whole platform in one Koa application: REST facade, /graphql, OAuth, docs, health, metrics.
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -28,6 +30,23 @@ export interface Platform {
   listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
   /** Stops accepting; with drainMs, lets requests in flight finish for up to that long first. */
   close(options?: { drainMs?: number }): Promise<void>;
+}
+
+// Requests Node's HTTP parser refuses before any middleware runs (a request line or headers over
+// 16 KB, malformed syntax) still get the platform's error body rather than an empty one.
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    error: {
+      code: 'validation_failed',
+      message: tooLarge ? 'The request line and headers are too large (at most 16 KB).' : 'The request is not valid HTTP.',
+      requestId: `req_${randomUUID().replace(/-/g, '')}`,
+      details: [{ issue: tooLarge ? 'headers_too_large' : 'malformed_request' }],
+    },
+  });
+  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Promise<Platform> {
@@ -92,6 +111,7 @@ export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Pro
     async listen(port, host = '0.0.0.0') {
       const server = http.createServer(app.callback());
       server.prependListener('request', track);
+      server.on('clientError', answerClientError);
       server.keepAliveTimeout = 65_000;
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));

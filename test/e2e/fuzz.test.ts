@@ -1,0 +1,213 @@
+// A hostile client against every operation of /api/openapi.json, so that every route, present and
+// future, is covered: malformed path, query, header and body values (wrong types, NUL, lone
+// surrogates, huge and negative numbers, 100 KB strings, deep JSON, bad preconditions, repeated
+// parameters), sent with a valid token so that validation is reached. No answer may be >= 500, every
+// error body must have the documented shape, and the server must stay healthy after each operation.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+type Schema = Record<string, unknown>;
+interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema }
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  security?: Record<string, unknown>[];
+}
+interface Probe { label: string; path: string; query?: [string, string][]; headers: Record<string, string>; body?: string; method: string }
+
+let server: TestServer;
+let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+let validateError: (body: unknown) => boolean;
+const failures: string[] = [];
+let sent = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  document = await (await fetch(`${server.url}/api/openapi.json`)).json();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+  validateError = ajv.compile({ $ref: '#/components/schemas/Error' });
+});
+afterAll(() => server?.close());
+
+const HUGE = 'x'.repeat(100 * 1024);
+const DEEP = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const deepObject = (depth: number): unknown => (depth === 0 ? 'leaf' : { a: deepObject(depth - 1) });
+
+/** Demo-world ids by parameter name; the esports section has its own. */
+function idFor(name: string, path: string): string {
+  const esports = path.startsWith('/api/v2/esports');
+  const ids: Record<string, string> = esports
+    ? { eventId: 'ese_major', stageId: 'ess_major_groups', groupId: 'esg_major_a', matchId: 'esm_final' }
+    : { eventId: 'evt_open', participantId: 'par_charlie', playdayId: 'pd_open_1', organisationId: 'org_demo', userId: 'usr_bob', appId: 'app_demo', matchId: 'mtc_open_1', messageId: 'msg_hello', stageId: 'stg_open_groups', groupId: 'grp_open_a' };
+  return ids[name] ?? 'x_1';
+}
+
+/** A plausible value for a schema, so that each probe changes one thing of an otherwise fair request. */
+function sample(schema: Schema | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return null;
+  if (schema.$ref) return sample(document.components.schemas[String(schema.$ref).split('/').pop()!], depth + 1);
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) if (Array.isArray(schema[key])) return sample((schema[key] as Schema[])[0], depth + 1);
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>;
+      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sample(value, depth + 1)]));
+    }
+    case 'array': return [sample(schema.items as Schema, depth + 1)];
+    case 'integer': return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'number': return 1;
+    case 'boolean': return true;
+    case 'string': return schema.format === 'date-time' ? '2027-01-01T00:00:00Z' : 'x';
+    default: return null;
+  }
+}
+
+const BAD_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', HUGE, '', ' ', '%', '../..', '😀'.repeat(50), '1e309', '-1', '9'.repeat(40)];
+const BAD_JSON_VALUES: unknown[] = [null, 123, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, true, 'x', '\u0000', '\ud800', HUGE, [], {}, deepObject(80), Array.from({ length: 5_000 }, () => 'x'), { '\u0000': 1 }, '0000-01-01T00:00:00Z', '275760-09-13T00:00:00Z'];
+const BAD_HEADERS = ['*', 'W/"1"', '"99999999999999999999"', '1', 'abc', '"-1"', '"1", "2"', 'x'.repeat(8_000), '\u00ff\u00fe'];
+
+/** Percent-encodes, writing a lone surrogate as the bytes a careless client would send (WTF-8). */
+function encodePathPart(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value.replace(/[\ud800-\udfff]/g, '%ED%A0%80');
+  }
+}
+
+async function revisionOf(path: string): Promise<number> {
+  const eventId = /\/events\/([^/]+)/.exec(path)?.[1];
+  const event = eventId ? await server.db.prisma.event.findUnique({ where: { id: eventId } }) : null;
+  return event?.revision ?? 1;
+}
+
+let key = 0;
+async function baseRequest(path: string, method: string, operation: Operation): Promise<Probe> {
+  const params = operation.parameters ?? [];
+  const headers: Record<string, string> = {};
+  const security = JSON.stringify(operation.security ?? []);
+  if (security.includes('bearerAuth')) headers.authorization = 'Bearer demo-token-app';
+  if (security.includes('clientBasic')) headers.authorization = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
+  for (const param of params.filter((p) => p.in === 'header')) {
+    if (param.name === 'svc-installation-id') headers[param.name] = 'ins_demo_org';
+    if (param.name === 'idempotency-key') headers[param.name] = `fuzz-${++key}`;
+    if (param.name === 'if-match') headers[param.name] = `"${await revisionOf(path)}"`;
+  }
+  const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => idFor(name, path));
+  const content = operation.requestBody?.content ?? {};
+  const form = content['application/x-www-form-urlencoded'];
+  const json = content['application/json'];
+  let body: string | undefined;
+  if (form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = 'grant_type=client_credentials';
+  } else if (json) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(sample(json.schema));
+  }
+  return { label: 'base', path: concrete, headers, body, method: method.toUpperCase() };
+}
+
+function probesFor(path: string, method: string, operation: Operation, base: Probe): Probe[] {
+  const probes: Probe[] = [base];
+  const params = operation.parameters ?? [];
+  const variant = (label: string, change: Partial<Probe>) => probes.push({ ...base, ...change, headers: { ...base.headers, ...(change.headers ?? {}) }, label });
+  for (const param of params.filter((p) => p.in === 'path')) {
+    for (const value of BAD_TEXT) {
+      const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === param.name ? encodePathPart(value) : idFor(name, path)));
+      variant(`path ${param.name}=${JSON.stringify(value.slice(0, 12))}`, { path: concrete });
+    }
+  }
+  const queryParams = params.filter((p) => p.in === 'query');
+  for (const param of queryParams) {
+    for (const value of BAD_TEXT) variant(`query ${param.name}=${JSON.stringify(value.slice(0, 12))}`, { query: [[param.name, value]] });
+    variant(`query ${param.name} repeated`, { query: [[param.name, '1'], [param.name, '2']] });
+  }
+  variant('unknown query parameter', { query: [['nope', '1']] });
+  if (queryParams.some((p) => p.name === 'cursor')) {
+    for (const key of [['0000-01-01T00:00:00Z', 'x'], ['\u0000', '\u0000'], [1e300, 'x'], [null], 'x']) {
+      const forged = Buffer.from(JSON.stringify({ b: 'whatever', k: key })).toString('base64url');
+      variant(`forged cursor ${JSON.stringify(key).slice(0, 20)}`, { query: [['cursor', forged]] });
+    }
+  }
+  for (const param of params.filter((p) => p.in === 'header')) {
+    for (const value of BAD_HEADERS) variant(`header ${param.name}=${value.slice(0, 12)}`, { headers: { [param.name]: value } });
+    const { [param.name]: _dropped, ...without } = base.headers;
+    probes.push({ ...base, headers: without, label: `header ${param.name} missing` });
+  }
+  variant('authorization garbage', { headers: { authorization: 'Bearer \u00ff' } });
+  if (base.body !== undefined && base.headers['content-type'] === 'application/json') {
+    const parsed = JSON.parse(base.body) as Record<string, unknown>;
+    const fields = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.keys(parsed) : [];
+    for (const field of fields) {
+      for (const value of BAD_JSON_VALUES) variant(`body ${field}=${JSON.stringify(value)?.slice(0, 16)}`, { body: JSON.stringify({ ...parsed, [field]: value }) });
+      const inner = parsed[field];
+      if (Array.isArray(inner) && inner[0] && typeof inner[0] === 'object') {
+        for (const sub of Object.keys(inner[0] as object)) {
+          for (const value of BAD_JSON_VALUES.slice(0, 12)) variant(`body ${field}.0.${sub}`, { body: JSON.stringify({ ...parsed, [field]: [{ ...(inner[0] as object), [sub]: value }] }) });
+        }
+      }
+    }
+    for (const [label, body] of [
+      ['not JSON', '{"a":'], ['empty object', '{}'], ['array', '[]'], ['string', '"x"'], ['null', 'null'], ['deep JSON', DEEP(5_000)], ['deep object', JSON.stringify(deepObject(200))],
+      ['100 KB string', JSON.stringify(HUGE)], ['NUL key', '{"\\u0000":1}'], ['surrogate escape', '{"a":"\\ud800"}'], ['extra field', JSON.stringify({ ...parsed, nope: 1 })],
+    ] as const) variant(`body ${label}`, { body });
+    variant('body with wrong content type', { headers: { 'content-type': 'text/plain' } });
+  } else if (base.body === undefined && base.method !== 'GET') {
+    variant('a body where none is taken', { body: JSON.stringify({ a: '\u0000' }), headers: { 'content-type': 'application/json' } });
+  }
+  if (base.headers['content-type'] === 'application/x-www-form-urlencoded') {
+    for (const body of ['grant_type=%00', 'grant_type=client_credentials&scope=%ED%A0%80', `grant_type=client_credentials&client_id=${HUGE}`, 'grant_type=client_credentials&grant_type=x', '%%%']) variant(`form ${body.slice(0, 30)}`, { body });
+  }
+  return probes;
+}
+
+async function send(probe: Probe, path: string, oauth: boolean): Promise<void> {
+  const url = new URL(`${server.url}${probe.path}`);
+  for (const [name, value] of probe.query ?? []) url.searchParams.append(name, value);
+  let response: Response;
+  try {
+    response = await fetch(url, { method: probe.method, headers: probe.headers, body: probe.body });
+  } catch (error) {
+    // The client itself may refuse a header value (fetch validates them); that is not the server's answer.
+    if (String((error as Error).message).includes('header')) return;
+    failures.push(`${probe.method} ${path} [${probe.label}]: no answer (${(error as Error).message})`);
+    return;
+  }
+  sent++;
+  const text = await response.text();
+  if (response.status >= 500) failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} ${text.slice(0, 200)}`);
+  if (response.status >= 400) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} with a body that is not JSON: ${text.slice(0, 100)}`);
+      return;
+    }
+    const shaped = oauth ? typeof (body as { error?: unknown }).error === 'string' : validateError(body);
+    if (!shaped) failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} error body not in the documented shape: ${text.slice(0, 200)}`);
+  }
+}
+
+describe('fuzz: every operation of the OpenAPI document', () => {
+  it('answers every malformed request with a documented 4xx, never >= 500, and stays healthy', async () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+    expect(operations.length).toBeGreaterThan(15);
+    for (const { path, method, operation } of operations) {
+      const probes = probesFor(path, method, operation, await baseRequest(path, method, operation));
+      const oauth = path.startsWith('/oauth');
+      // A few at a time: concurrency is part of being hostile, and it keeps the run short.
+      for (let i = 0; i < probes.length; i += 8) await Promise.all(probes.slice(i, i + 8).map((probe) => send(probe, path, oauth)));
+      const health = await fetch(`${server.url}/healthz`);
+      if (health.status !== 200) failures.push(`after ${method.toUpperCase()} ${path}: /healthz answered ${health.status}`);
+    }
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(1_000);
+  }, 600_000);
+});
