@@ -30,7 +30,7 @@ function parseOnce(query: string): Parsed | null {
   try {
     document = parse(query, PARSE_OPTIONS);
   } catch (error) {
-    if (error instanceof GraphQLError && /more than \d+ tokens/.test(error.message)) {
+    if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
       throw limitError('tokens', `The query has more than ${GRAPHQL_LIMITS.tokens} tokens.`);
     }
     return null; // a syntax error: Apollo Server answers it in its own words

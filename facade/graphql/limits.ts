@@ -4,6 +4,9 @@
 // docs/graphql.md; router.yaml gives Apollo Router the same ones for the distributed topology.
 import {
   Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
   getNamedType,
   isCompositeType,
   isListType,
@@ -86,7 +89,11 @@ function intValue(node: ValueNode | undefined, variables: Record<string, unknown
   return undefined;
 }
 
-function fieldOf(parent: GraphQLCompositeType | null, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldOf(parent: GraphQLCompositeType | null, name: string, rootType: GraphQLCompositeType | null | undefined): GraphQLField<unknown, unknown> | undefined {
+  // Meta fields are not among a type's own fields.
+  if (name === '__typename') return TypeNameMetaFieldDef;
+  if (parent && parent === rootType && name === '__schema') return SchemaMetaFieldDef;
+  if (parent && parent === rootType && name === '__type') return TypeMetaFieldDef;
   if (!parent || !(isObjectType(parent) || isInterfaceType(parent))) return undefined;
   return parent.getFields()[name];
 }
@@ -167,7 +174,7 @@ export function measureOperation(schema: GraphQLSchema, document: DocumentNode, 
     }
     const name = node.name.value;
     const introspection = name.startsWith('__');
-    const field = fieldOf(parent, name);
+    const field = fieldOf(parent, name, rootType);
     const type = field?.type;
     const named = type ? getNamedType(type) : null;
     const composite = named ? isCompositeType(named) : Boolean(node.selectionSet);
