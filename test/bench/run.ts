@@ -2,6 +2,7 @@
 import { authContextBench } from './auth-context.ts';
 import { competitionBench } from './competitions.ts';
 import { esportsBench } from './esports.ts';
+import { memoryBench } from './memory.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -10,6 +11,7 @@ try {
   if (!only || only === 'auth') await authContextBench(database.url);
   if (!only || only === 'competitions') await competitionBench(database.url);
   if (!only || only === 'esports') await esportsBench(database.url);
+  if (!only || only === 'memory') await memoryBench();
 } finally {
   await database.drop();
 }

@@ -24,7 +24,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
 /** The node flags npm start runs the server with (package.json), so the benchmark measures the same process. */
 export function startNodeFlags(): string[] {
   const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-  const match = /&& node ((?:--\S+ )*)node_modules\/\.cache\/esports-platform\/main\.mjs/.exec(start);
+  const match = /&& (?:exec )?node ((?:--\S+ )*)node_modules\/\.cache\/esports-platform\/main\.mjs/.exec(start);
   if (!match) throw new Error(`Cannot read the node flags of npm start: ${start}`);
   return match[1].trim().split(' ').filter(Boolean);
 }
