@@ -9,7 +9,7 @@ import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/shared/
 import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
 import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
 import { ensurePostgresDatabase, StartupError } from '../prisma/tools/database-setup.ts';
-import { DEMO, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
+import { DEMO, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
 import { createLogger } from './http/observability.ts';
 import { createPlatform, type Platform } from './server.ts';
@@ -24,10 +24,15 @@ const onPostgres = Boolean(databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl
 
 const migrateChild = fileURLToPath(new URL('./migrate.mjs', import.meta.url));
 
-/** Runs the compiled migrate.mjs beside this bundle as a child process; the names it applied. */
-function migrateInChild(): Promise<number> {
+interface Prepared {
+  applied: number;
+  seeded: boolean;
+}
+
+/** Runs the compiled migrate.mjs beside this bundle as a child process. */
+function prepareInChild(seed: boolean): Promise<Prepared> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [migrateChild, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [migrateChild, '--json', ...(seed ? ['--seed'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -35,35 +40,43 @@ function migrateInChild(): Promise<number> {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new StartupError(stderr.trim().split('\n')[0] || `Migrations failed (exit ${code}).`));
-      resolve((JSON.parse(stdout.trim().split('\n').pop()!) as { applied: string[] }).applied.length);
+      const { applied, seeded } = JSON.parse(stdout.trim().split('\n').pop()!) as { applied: string[]; seeded: boolean };
+      resolve({ applied: applied.length, seeded });
     });
   });
 }
 
 /**
- * The database, migrated. Pending migrations (and a new PGlite's initdb) run in a short-lived child
- * process, so that the schema engine's memory is never the server's; a start with nothing pending
- * only reads _prisma_migrations. Run from sources, with no bundle beside it, it migrates in-process.
+ * The database, migrated and (unless SEED_DEMO_WORLD=0) holding the demo world. Pending migrations,
+ * a new PGlite's initdb and the seeding run in a short-lived child process, so that neither the
+ * schema engine nor the seeding's garbage is ever part of the server's memory; a start with nothing
+ * to do only reads _prisma_migrations and one row. Run from sources (no bundle beside it), it does
+ * the same work in-process.
  */
-async function openMigrated(): Promise<{ db: Database; applied: number }> {
+async function openPrepared(): Promise<{ db: Database } & Prepared> {
+  const seed = process.env.SEED_DEMO_WORLD !== '0';
   const bundled = existsSync(migrateChild);
   if (bundled && !onPostgres && !existsSync(path.join(pgliteDataDir(), 'PG_VERSION'))) {
-    const applied = await migrateInChild();
-    return { db: openDatabase(), applied };
+    const prepared = await prepareInChild(seed);
+    return { db: openDatabase(), ...prepared };
   }
   const db = openDatabase();
-  if ((await pendingMigrationNames(db.query)).length === 0) return { db, applied: 0 };
-  if (!bundled) return { db, applied: (await applyMigrations(db.adapterFactory)).length };
+  const pending = (await pendingMigrationNames(db.query)).length > 0;
+  const needsSeed = seed && (pending || !(await isDemoWorldLoaded(db.prisma)));
+  if (!pending && !needsSeed) return { db, applied: 0, seeded: false };
+  if (!bundled) {
+    const applied = pending ? (await applyMigrations(db.adapterFactory)).length : 0;
+    return { db, applied, seeded: seed ? await loadDemoWorldIfEmpty(db.prisma) : false };
+  }
   // PGlite's data directory has one user at a time: hand it to the child, then take it back.
   if (db.kind === 'pglite') await db.close();
-  const applied = await migrateInChild();
-  return { db: db.kind === 'pglite' ? openDatabase() : db, applied };
+  const prepared = await prepareInChild(seed);
+  return { db: db.kind === 'pglite' ? openDatabase() : db, ...prepared };
 }
 
 async function start(): Promise<{ platform: Platform; db: Database }> {
   if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
-  const { db, applied } = await openMigrated();
-  const seeded = process.env.SEED_DEMO_WORLD === '0' ? false : await loadDemoWorldIfEmpty(db.prisma);
+  const { db, applied, seeded } = await openPrepared();
   const platform = await createPlatform({ db, subgraphUrls: subgraphUrlsFromEnv() });
   const { url } = await platform.listen(port, process.env.HOST ?? '0.0.0.0');
 

@@ -1,6 +1,6 @@
 // Executes the planner's subgraph operations directly against the subgraph schema. The planner's
-// operations are valid by construction, so each is parsed once and never re-validated (DESIGN.md:
-// 255 µs with LocalGraphQLDataSource against 40 µs with this).
+// operations are valid by construction, so each is parsed once and never re-validated (measured on
+// this project's machine: 255 µs per operation with LocalGraphQLDataSource against 40 µs with this).
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';

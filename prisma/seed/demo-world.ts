@@ -1,4 +1,4 @@
-// The demo world of shared/demo-world.md: exact ids and credentials. Loaded into an empty database on
+// The demo world of docs/demo-world.md: exact ids and credentials. Loaded into an empty database on
 // first start, by `npm run db:seed`, and by every end-to-end test. Secrets are stored hashed.
 import type { Db } from '../../subgraphs/shared/db/database.ts';
 import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
@@ -345,10 +345,10 @@ export async function loadDemoWorld(db: Db): Promise<void> {
       // Applications, entitlements, installations, tokens.
       await tx.application.createMany({
         data: [
-          { id: 'app_demo', name: 'Demo App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_demo), grantedScopes: [...SCOPES], redirectUris: ['http://localhost:8080/callback'], createdAt: at(20) },
+          { id: 'app_demo', name: 'Demo App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_demo), grantedScopes: [...SCOPES], redirectUris: ['http://localhost:8765/callback'], createdAt: at(20) },
           { id: 'app_noesports', name: 'No Esports App', ownerType: 'organisation', ownerId: 'org_rival', clientSecretHash: hashSecret(DEMO.clients.app_noesports), grantedScopes: [...SCOPES], redirectUris: [], createdAt: at(21) },
           { id: 'app_transfer', name: 'Transfer App', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_transfer), grantedScopes: [], redirectUris: [], createdAt: at(22) },
-          // Beyond shared/demo-world.md: the data provider that publishes the esports data.
+          // Beyond the interface's demo world: the data provider that publishes the esports data.
           { id: 'app_provider', name: 'Esports Data Provider', ownerType: 'organisation', ownerId: 'org_demo', clientSecretHash: hashSecret(DEMO.clients.app_provider), grantedScopes: [...PROVIDER_SCOPES], redirectUris: [], createdAt: at(23) },
         ],
       });

@@ -1,5 +1,5 @@
 // Prisma's schema engine as WebAssembly, driven through a driver adapter: migrations and diffs
-// need no native engine download and no server for the shadow database (see DESIGN.md).
+// need no native engine download and no server for the shadow database (docs/development.md).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';

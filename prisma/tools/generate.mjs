@@ -1,4 +1,4 @@
-// Generates the Prisma client without any native engine download (see DESIGN.md).
+// Generates the Prisma client without any native engine download (docs/development.md).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';

@@ -1,21 +1,25 @@
 // npm run db:migrate: applies the committed migrations to DATABASE_URL (or the embedded PGlite).
-// `npm start` runs it as a short-lived child process when migrations are pending (--json), so the
-// server never holds the schema engine's memory.
+// With --seed it also loads the demo world into a database that lacks it. `npm start` runs this as a
+// short-lived child process (--json) when there is anything to do, so that the schema engine and the
+// seeding never weigh on the server's memory.
 import { openDatabase } from '../../subgraphs/shared/db/database.ts';
 import { applyMigrations } from './migrations.ts';
 import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
+import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
 
 const json = process.argv.includes('--json');
+const seed = process.argv.includes('--seed');
 try {
   const url = process.env.DATABASE_URL;
   if (url && /^postgres(ql)?:\/\//.test(url)) await ensurePostgresDatabase(url);
   const db = openDatabase();
   const applied = await applyMigrations(db.adapterFactory);
+  const seeded = seed ? await loadDemoWorldIfEmpty(db.prisma) : false;
   await db.close();
-  if (json) console.log(JSON.stringify({ applied }));
+  if (json) console.log(JSON.stringify({ applied, seeded }));
   else console.log(applied.length ? `Applied to ${db.describe}: ${applied.join(', ')}` : `${db.describe} is up to date.`);
   process.exit(0);
 } catch (error) {
-  console.error(error instanceof StartupError ? error.message : `Migrations failed: ${(error as Error).message ?? String(error)}`);
+  console.error(error instanceof StartupError ? error.message : `Migrations failed: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
   process.exit(1);
 }

@@ -1,4 +1,4 @@
-// The one path every write to an event takes (DESIGN.md): scope, event, installation and a user's
+// The one path every write to an event takes: scope, event, installation and a user's
 // permission; the Idempotency-Key and If-Match headers; then one transaction that claims the key (or
 // replays its first answer), locks the event, checks the revision, makes the change, moves the
 // revision by one with a compare-and-swap (only when something changed) and appends change-log rows.

@@ -1,4 +1,4 @@
-// One error vocabulary for every subgraph and the facade. `code` is the stable contract (DESIGN.md);
+// One error vocabulary for every subgraph and the facade. `code` is the stable contract (docs/errors.md);
 // `details` carries the precise reason. GraphQL errors carry both in `extensions`.
 import { GraphQLError } from 'graphql';
 

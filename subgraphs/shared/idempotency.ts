@@ -1,4 +1,4 @@
-// Idempotency keys (DESIGN.md): scoped to (application, method, route, key), kept 24 h, recorded in
+// Idempotency keys (docs/competitions.md): scoped to (application, method, route, key), kept 24 h, recorded in
 // the write's own transaction. The record is claimed first in that transaction, so a concurrent
 // request with the same key waits on it and then replays the committed result; if the first one
 // rolled back, the waiting one simply proceeds. A key already taken is looked up only then: a new

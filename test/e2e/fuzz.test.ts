@@ -5,7 +5,10 @@
 // error body must have the documented shape, and the server must stay healthy after each operation.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, type OperationDefinitionNode } from 'graphql';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { routeTable } from '../../facade/routes/index.ts';
+import { errorStatus } from '../../subgraphs/shared/errors.ts';
 
 type Schema = Record<string, unknown>;
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema }
@@ -209,5 +212,52 @@ describe('fuzz: every operation of the OpenAPI document', () => {
     }
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(1_000);
+  }, 600_000);
+});
+
+// The same operations as GraphQL: every route's named operation, posted to /graphql with each variable
+// replaced by hostile values in turn (wrong types included: coercion must refuse them, not crash).
+const APOLLO_CODES = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE'];
+const KNOWN_CODES = new Set([...Object.keys(errorStatus), ...APOLLO_CODES]);
+
+describe('fuzz: every route operation through /graphql', () => {
+  it('answers hostile variables with errors in the documented codes, never >= 500', async () => {
+    const problems: string[] = [];
+    let count = 0;
+    for (const row of routeTable) {
+      const definition = parse(row.operation.source).definitions[0] as OperationDefinitionNode;
+      const names = (definition.variableDefinitions ?? []).map((variable) => variable.variable.name.value);
+      const fair: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, name.endsWith('Id') || name === 'id' ? 'evt_open' : null]));
+      const variants: Record<string, unknown>[] = [fair];
+      for (const name of names) for (const value of [...BAD_JSON_VALUES, { nested: { '\u0000': 'x' } }]) variants.push({ ...fair, [name]: value });
+      for (let i = 0; i < variants.length; i += 8) {
+        await Promise.all(
+          variants.slice(i, i + 8).map(async (variables) => {
+            const response = await fetch(`${server.url}/graphql`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app', 'svc-installation-id': 'ins_demo_org' },
+              body: JSON.stringify({ query: row.operation.source, variables }),
+            });
+            count++;
+            const text = await response.text();
+            const label = `${row.operation.name} ${JSON.stringify(variables).slice(0, 80)}`;
+            if (response.status >= 500) return problems.push(`${label}: ${response.status} ${text.slice(0, 200)}`);
+            let body: { errors?: { extensions?: { code?: string } }[] };
+            try {
+              body = JSON.parse(text);
+            } catch {
+              return problems.push(`${label}: ${response.status} not JSON`);
+            }
+            for (const error of body.errors ?? []) {
+              const code = error.extensions?.code;
+              if (!code || !KNOWN_CODES.has(code)) problems.push(`${label}: error code ${code}`);
+              if (code === 'internal') problems.push(`${label}: internal error`);
+            }
+          }),
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(count).toBeGreaterThan(500);
   }, 600_000);
 });

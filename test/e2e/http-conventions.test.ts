@@ -1,4 +1,4 @@
-// The HTTP conventions of DESIGN.md: request ids, JSON error bodies for every kind of bad request,
+// The HTTP conventions of docs/errors.md: request ids, JSON error bodies for every kind of bad request,
 // GraphQL over HTTP, health, readiness, metrics and docs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';

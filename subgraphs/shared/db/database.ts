@@ -129,7 +129,10 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
 function openPglite(dataDir: string, counter?: Counter): Database {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(inMemory ? undefined : dataDir);
+  // PGlite's default shared_buffers (128 MB) is most of its resident memory; the embedded database
+  // is small and the OS caches its files anyway (PGLITE_SHARED_BUFFERS overrides it).
+  const startParams = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
+  const client = new PGlite(inMemory ? undefined : dataDir, { startParams });
   const adapterFactory = new PrismaPGlite(client);
   // PGlite keeps one session: its shadow database for the schema engine is a second, in-memory one.
   const migrationFactory: SqlMigrationAwareDriverAdapterFactory = {
