@@ -23,6 +23,8 @@ import { routeTable } from './routes/index.ts';
 export interface PlatformOptions {
   db: Database;
   subgraphUrls?: SubgraphUrls;
+  /** auto: single-subgraph route operations run on their subgraph directly; gateway: all through the gateway. */
+  routeExecution?: 'auto' | 'gateway';
 }
 
 export interface Platform {
@@ -49,17 +51,22 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function createPlatform({ db, subgraphUrls }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto' }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
-  const gateway = await createGateway({ db, subgraphUrls, logError: (error) => logger.error({ err: error }, 'subgraph error') });
+  const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
+  const { gateway, schemas } = await createGateway({ db, subgraphUrls, logError });
   const graphql = await startGraphQLServer(gateway, logger);
-  const runner = new OperationRunner(gateway, {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message: unknown) => logger.warn(String(message)),
-    error: (message: unknown) => logger.error(String(message)),
-  });
+  const runner = new OperationRunner(
+    gateway,
+    {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message: unknown) => logger.warn(String(message)),
+      error: (message: unknown) => logger.error(String(message)),
+    },
+    { local: schemas ? { db, schemas } : undefined, execution: routeExecution, logError },
+  );
 
   const router = new Router();
   mountRoutes(router, routeTable, runner, logger);

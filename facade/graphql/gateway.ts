@@ -2,6 +2,7 @@
 // when SUBGRAPH_URLS names them (distributed topology).
 import { readFile } from 'node:fs/promises';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
+import type { GraphQLSchema } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
 import { supergraphPath } from '../../schema/compose.ts';
@@ -46,14 +47,21 @@ export interface GatewayOptions {
   logError: (error: unknown) => void;
 }
 
-export async function createGateway({ db, subgraphUrls, logError }: GatewayOptions): Promise<ApolloGateway> {
+export interface Gateway {
+  gateway: ApolloGateway;
+  /** The subgraph schemas served in this process (none in the distributed topology). */
+  schemas?: Record<SubgraphName, GraphQLSchema>;
+}
+
+export async function createGateway({ db, subgraphUrls, logError }: GatewayOptions): Promise<Gateway> {
   const supergraphSdl = await readFile(supergraphPath, 'utf8');
   const schemas = subgraphUrls ? undefined : await loadSubgraphSchemas();
-  return new ApolloGateway({
+  const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name, url }): GraphQLDataSource<GatewayContext> => {
       if (schemas) return new InProcessDataSource(name, schemas[name as SubgraphName], db, logError);
       return new HeaderPropagatingDataSource({ url: subgraphUrls?.[name as SubgraphName] ?? url });
     },
   });
+  return { gateway, schemas };
 }

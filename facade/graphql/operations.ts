@@ -1,9 +1,17 @@
-// Named GraphQL operations, parsed and checked against the supergraph once at start-up, and run
-// straight through the gateway's executor: no HTTP hop, no re-parse per request.
+// Named GraphQL operations of the route table, parsed and checked against the supergraph once at
+// start-up. An operation whose query plan is a single fetch to one subgraph (no entity jumps, no
+// @requires) that runs in this process is executed straight on that subgraph's schema: the same
+// resolvers the gateway would reach, without the gateway's planning and result shaping. Any other
+// operation, and every operation in the distributed topology, runs through the gateway's executor.
 import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
-import { getOperationAST, parse, validate, type DocumentNode, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
+import { operationFromDocument } from '@apollo/federation-internals';
+import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
+import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
+import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 import type { GatewayContext } from './context.ts';
+import { gatewayExecutor, gatewayQueryPlanner, type ExecutorResult } from './gateway-internals.ts';
 
 export interface PreparedOperation {
   name: string;
@@ -26,26 +34,62 @@ export function prepareOperation(source: string): PreparedOperation {
   };
 }
 
-export interface OperationResult {
-  data?: Record<string, unknown> | null;
-  errors?: readonly GraphQLFormattedError[];
+export type OperationResult = ExecutorResult;
+
+export interface LocalSubgraphs {
+  db: Database;
+  schemas: Record<string, GraphQLSchema>;
+}
+
+export interface RunnerOptions {
+  /** The subgraphs of this process; without them every operation goes through the gateway. */
+  local?: LocalSubgraphs;
+  /** 'gateway' sends every operation through the gateway (for tests that compare both ways). */
+  execution?: 'auto' | 'gateway';
+  logError: (error: unknown) => void;
 }
 
 export class OperationRunner {
+  private readonly direct = new Map<PreparedOperation, { subgraph: string; schema: GraphQLSchema }>();
+
   constructor(
     private readonly gateway: ApolloGateway,
     private readonly logger: Pick<Console, 'debug' | 'info' | 'warn' | 'error'>,
+    private readonly options: RunnerOptions,
   ) {}
 
-  /** Fails at start-up when an operation does not fit the supergraph. */
+  /** Fails at start-up when an operation does not fit the supergraph; decides how it will run. */
   check(operation: PreparedOperation): void {
     const schema = this.gateway.schema;
     if (!schema) throw new Error('The gateway has not loaded its schema yet.');
     const errors = validate(schema, operation.document);
     if (errors.length) throw new Error(`Operation ${operation.name} does not fit the supergraph: ${errors.map((e) => e.message).join('; ')}`);
+    const target = this.singleFetchTarget(operation);
+    if (target) this.direct.set(operation, target);
+  }
+
+  /** The subgraph that alone answers the operation, when its plan is one fetch there. */
+  private singleFetchTarget(operation: PreparedOperation): { subgraph: string; schema: GraphQLSchema } | null {
+    const local = this.options.local;
+    if (!local || this.options.execution === 'gateway') return null;
+    const planner = gatewayQueryPlanner(this.gateway);
+    const plan = planner.buildQueryPlan(operationFromDocument(planner.supergraph.schema, operation.document, { operationName: operation.name }));
+    const node = plan.node;
+    if (!node || node.kind !== 'Fetch' || node.requires) return null;
+    const schema = local.schemas[node.serviceName];
+    // The route's own text must be valid on the subgraph as written (it is what will run there).
+    if (!schema || validate(schema, operation.document).length) return null;
+    return { subgraph: node.serviceName, schema };
+  }
+
+  /** Which subgraph runs the operation directly, or null when it goes through the gateway. */
+  directTarget(operation: PreparedOperation): string | null {
+    return this.direct.get(operation)?.subgraph ?? null;
   }
 
   async run(operation: PreparedOperation, variables: Record<string, unknown>, context: GatewayContext): Promise<OperationResult> {
+    const direct = this.direct.get(operation);
+    if (direct) return this.runOnSubgraph(direct.schema, direct.subgraph, operation, variables, context);
     const requestContext = {
       request: { query: operation.source, variables, operationName: operation.name },
       document: operation.document,
@@ -61,9 +105,23 @@ export class OperationRunner {
       cache: undefined,
       overallCachePolicy: undefined,
     };
-    // The gateway's executor is the same one Apollo Server calls; we hand it the request context
-    // Apollo Server would have built, minus parsing and validation already done above.
-    const executor = (this.gateway as unknown as { executor: (rc: unknown) => Promise<OperationResult> }).executor;
-    return executor(requestContext);
+    // The request context Apollo Server would have built, minus parsing and validation done above.
+    return gatewayExecutor(this.gateway)(requestContext);
+  }
+
+  private async runOnSubgraph(
+    schema: GraphQLSchema,
+    subgraph: string,
+    operation: PreparedOperation,
+    variables: Record<string, unknown>,
+    context: GatewayContext,
+  ): Promise<OperationResult> {
+    const contexts = (context.subgraphContexts ??= {});
+    const contextValue = (contexts[subgraph] ??= createSubgraphContext(this.options.local!.db, context.scope));
+    const result = await execute({ schema, document: operation.document, variableValues: variables, operationName: operation.name, contextValue });
+    return {
+      data: result.data as Record<string, unknown> | null | undefined,
+      errors: result.errors?.map((error: GraphQLError) => formatSubgraphError(error, this.options.logError)),
+    };
   }
 }
