@@ -5,6 +5,9 @@ import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor } from '../shared/authority.ts';
 import { notFound } from '../shared/errors.ts';
 import type { TargetType } from '../shared/scopes.ts';
+import type { Event } from '../shared/db/generated/client.ts';
+import DataLoader from 'dataloader';
+import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './statements.ts';
 
 // The authority is awaited before any lookup starts: a lookup begun before a failed authority check
 // would be a promise nobody awaits.
@@ -18,6 +21,33 @@ async function readable<T>(ctx: SubgraphContext, targetType: TargetType, id: str
 export const readableOrganisation = (ctx: SubgraphContext, id: string) =>
   readable(ctx, 'organisation', id, () => ctx.loaders.organisation.load(id), 'The organisation');
 
-export const readableEvent = (ctx: SubgraphContext, id: string) => readable(ctx, 'event', id, () => ctx.loaders.event.load(id), 'The event');
+type ReadableEventRow = EventRow & { installationId: string | null };
+
+// Per request: the events asked for in one tick are read, with their installation check, together.
+const readableEventLoaders = new WeakMap<SubgraphContext, DataLoader<string, ReadableEventRow | null>>();
+
+function readableEventLoader(ctx: SubgraphContext, applicationId: string) {
+  let loader = readableEventLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const rows = await ctx.sql<ReadableEventRow>(READABLE_EVENTS_SQL, [[...ids], applicationId]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    });
+    readableEventLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+/** An event through an installation on it or its organisation: the event and the check in one statement. */
+export async function readableEvent(ctx: SubgraphContext, id: string): Promise<Event> {
+  const authority = await ctx.authority();
+  const row = await readableEventLoader(ctx, authority.applicationId).load(id);
+  if (!row?.installationId) throw notFound('The event');
+  const { installationId: _installationId, ...columns } = row;
+  const event = toEvent(columns);
+  ctx.loaders.event.prime(id, event);
+  return event;
+}
 
 export const readableUser = (ctx: SubgraphContext, id: string) => readable(ctx, 'user', id, () => ctx.loaders.user.load(id), 'The user');

@@ -7,13 +7,13 @@ import { forbidden, validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import type { Event } from '../shared/db/generated/client.ts';
+import { LATEST_CHANGE_SQL, eventPageStatement, toEvent, type EventRow } from './statements.ts';
 
 export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export const EVENT_STATES = ['draft', 'scheduled', 'live', 'completed', 'cancelled'] as const;
 
-// The collection version: the organisation's latest change-log entry (a backward index lookup).
-// Every write to one of its events appends one in the write's transaction; no row is shared by writers.
-const LATEST_CHANGE_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
+// The collection version is the organisation's latest change-log entry: every write to one of its
+// events appends one in the write's transaction, and no row is shared by writers.
 
 export interface EventListArgs {
   organisationId: string;
@@ -67,19 +67,12 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   }
   const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
-  const rows = await ctx.db.event.findMany({
-    where: {
-      organisationId: args.organisationId,
-      ...(args.visibility ? { visibility: args.visibility } : {}),
-      ...(args.state ? { state: args.state } : {}),
-      // (createdAt, id) > cursor, written so that the index range starts at the cursor.
-      ...(after
-        ? { createdAt: { gte: new Date(after[0] as string) }, OR: [{ createdAt: { gt: new Date(after[0] as string) } }, { id: { gt: after[1] as string } }] }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: limit + 1,
-  });
-  const page = pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], (row) => row);
+  const filters = { visibility: Boolean(args.visibility), state: Boolean(args.state), after: Boolean(after) };
+  const params: unknown[] = [args.organisationId, limit + 1];
+  if (args.visibility) params.push(args.visibility);
+  if (args.state) params.push(args.state);
+  if (after) params.push(after[0], after[1]);
+  const rows = await ctx.sql<EventRow>(eventPageStatement(filters), params);
+  const page = pageOf(rows, limit, binding, (row) => [row.createdAt, row.id], toEvent);
   return { etag, notModified: false, ...page };
 }
