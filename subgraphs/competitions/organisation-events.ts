@@ -68,11 +68,11 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   const filters = { visibility: Boolean(args.visibility), state: Boolean(args.state), after: Boolean(after) };
-  const params: unknown[] = [args.organisationId, limit + 1];
+  const params: unknown[] = [args.organisationId];
   if (args.visibility) params.push(args.visibility);
   if (args.state) params.push(args.state);
   if (after) params.push(after[0], after[1]);
-  const rows = await ctx.sql<EventRow>(eventPageStatement(filters), params);
+  const rows = await ctx.sql<EventRow>(eventPageStatement(filters, limit + 1), params);
   const page = pageOf(rows, limit, binding, (row) => [row.createdAt, row.id], toEvent);
   return { etag, notModified: false, ...page };
 }

@@ -44,20 +44,23 @@ const EVENT_COLUMNS = `id, "organisationId", name, slug, type, visibility, state
 const eventPageStatements = new Map<string, string>();
 
 /**
- * A page of an organisation's events in creation order: $1 organisation, $2 limit, then the filters
- * given and the cursor's (createdAt, id). One statement text per combination, so that each keeps a
- * plan whose index range starts at the cursor (a generic plan over "IS NULL OR" could not).
+ * A page of an organisation's events in creation order: $1 organisation, then the filters given and
+ * the cursor's (createdAt, id). One statement text per combination, and the row count written into
+ * the text: a prepared statement's generic plan guesses an unknown LIMIT at a tenth of the table and
+ * would sort 100,000 events where the index range reads 21 (measured: 5 against 800 requests/s).
  */
-export function eventPageStatement(filters: { visibility: boolean; state: boolean; after: boolean }): string {
-  const key = `${Number(filters.visibility)}${Number(filters.state)}${Number(filters.after)}`;
+export function eventPageStatement(filters: { visibility: boolean; state: boolean; after: boolean }, rows: number): string {
+  if (!Number.isInteger(rows) || rows < 1 || rows > 101) throw new Error(`page of ${rows} rows`);
+  const key = `${Number(filters.visibility)}${Number(filters.state)}${Number(filters.after)}:${rows}`;
   let text = eventPageStatements.get(key);
   if (!text) {
-    const conditions = ['"organisationId" = $1'];
-    let next = 3;
-    if (filters.visibility) conditions.push(`visibility = $${next++}`);
-    if (filters.state) conditions.push(`state = $${next++}`);
-    if (filters.after) conditions.push(`("createdAt", id) > ($${next++}::timestamp, $${next++}::text)`);
-    text = `SELECT ${EVENT_COLUMNS} FROM "Event" WHERE ${conditions.join(' AND ')} ORDER BY "createdAt", id LIMIT $2`;
+    const conditions = ['e."organisationId" = $1'];
+    let next = 2;
+    if (filters.visibility) conditions.push(`e.visibility = $${next++}`);
+    if (filters.state) conditions.push(`e.state = $${next++}`);
+    if (filters.after) conditions.push(`(e."createdAt", e.id) > ($${next++}::timestamp, $${next++}::text)`);
+    // Ordered by the table's columns (e."createdAt"), not by the ISO text selected under the same name.
+    text = `SELECT ${EVENT_COLUMNS} FROM "Event" e WHERE ${conditions.join(' AND ')} ORDER BY e."createdAt", e.id LIMIT ${rows}`;
     eventPageStatements.set(key, text);
   }
   return text;

@@ -120,6 +120,33 @@ export async function competitionBench(databaseUrl: string) {
     console.log(`deep/first at 100 events = ${ratio('100 events, deep page', '100 events, first page')}; at 100,000 = ${ratio('100000 events, deep page', '100000 events, first page')}`);
     console.log(`100,000/100 events: first page = ${ratio('100000 events, first page', '100 events, first page')}, deep page = ${ratio('100000 events, deep page', '100 events, deep page')} (flat ≈ 1.00)`);
 
+    // The event list page of 20 items, side by side: REST, the same operation on /graphql, and the
+    // hand-written Koa + pg handler sending the same four statements and the same bytes.
+    const listPath = '/api/v2/organisations/org_b100/events';
+    const [platformBody, baselineBody] = await Promise.all(
+      [platform.url, baseline.url].map(async (base) => (await fetch(`${base}${listPath}`, { headers: TOKEN })).text()),
+    );
+    if (platformBody !== baselineBody) throw new Error('the hand-written event list does not answer the same bytes');
+    const listQuery = JSON.stringify({
+      query: 'query ListOrganisationEvents($organisationId: ID!) { organisationEvents(organisationId: $organisationId) { etag notModified data { id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision } meta { nextCursor hasMore } } }',
+      variables: { organisationId: 'org_b100' },
+    });
+    const listTargets = {
+      'REST facade': { url: `${platform.url}${listPath}`, headers: TOKEN },
+      '/graphql': { url: `${platform.url}/graphql`, method: 'POST' as const, headers: { ...TOKEN, 'content-type': 'application/json' }, body: listQuery },
+      'hand-written': { url: `${baseline.url}${listPath}`, headers: TOKEN },
+    };
+    for (const [name, target] of Object.entries(listTargets)) await load({ name, ...target, seconds: 1 });
+    const lists: Record<string, LoadResult> = {};
+    for (let round = 0; round < 2; round++) {
+      for (const [name, target] of Object.entries(listTargets)) {
+        const result = await load({ name, ...target, seconds: seconds() });
+        if (!lists[name] || result.rps > lists[name].rps) lists[name] = result;
+      }
+    }
+    printTable('GET /api/v2/organisations/org_b100/events (page of 20), 32 connections', Object.values(lists), lists['hand-written']);
+    console.log(`event list REST / hand-written = ${(lists['REST facade'].rps / lists['hand-written'].rps).toFixed(2)} (target ≥ 0.5); /graphql / hand-written = ${(lists['/graphql'].rps / lists['hand-written'].rps).toFixed(2)}`);
+
     // Writes: stage creation, 32 writers each on its own event.
     const duration = seconds() * 1000;
     await writeLoad('warm-platform', platform.url, 8, 0, 1000);
