@@ -31,7 +31,7 @@ function normalise(text: string): string {
     .replace(/"nextCursor":"[^"]+"/g, '"nextCursor":"…"')
     .replace(/"requestId":"[^"]+"/g, '"requestId":"…"')
     .replace(/"access_token":"[^"]+"/g, '"access_token":"…"')
-    .replace(/\b(stg|grp|inv|adj|tok)_[A-Za-z0-9_-]{20}\b/g, '$1_…');
+    .replace(/\b(stg|grp|inv|adj|tok)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
 }
 
 describe('direct and gateway execution of route operations', () => {
