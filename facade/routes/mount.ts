@@ -5,10 +5,9 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { GraphQLFormattedError } from 'graphql';
-import { errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { ApiError, errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
-import { findUnsafeValue } from '../../subgraphs/shared/input-safety.ts';
-import { zodDetails } from '../../subgraphs/shared/validation.ts';
+import { validate } from '../../subgraphs/shared/validation.ts';
 import { HttpError, sendError } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from '../graphql/context.ts';
@@ -19,18 +18,13 @@ export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: 'path' | 'query' | 'header' | 'body'): T | Record<string, never> {
   if (!schema) return {};
-  // Text no database can store (NUL, lone surrogates) is refused first, naming the field.
-  const unsafe = findUnsafeValue(value, '');
-  if (unsafe) {
-    const field = unsafe.field || location;
-    throw new HttpError('validation_failed', `The request ${location} is not valid: ${field} ${unsafe.issue}.`, [{ field, issue: unsafe.issue }]);
+  try {
+    // The subgraphs' own validation: storable text first (naming the field), then the schema.
+    return validate(schema, value, location);
+  } catch (error) {
+    if (error instanceof ApiError) throw new HttpError(error.code, error.message, error.details);
+    throw error;
   }
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const details = zodDetails(result.error.issues, location);
-    throw new HttpError('validation_failed', `The request ${location} is not valid: ${details.map((d) => `${d.field}: ${d.issue}`).join('; ')}.`, details);
-  }
-  return result.data;
 }
 
 function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {

@@ -68,6 +68,12 @@ describe('publish', () => {
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: revision - 1, key: uniqueKey() }), 412, 'precondition_failed');
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: `W/"${revision}"`, key: uniqueKey() }), 412, 'precondition_failed', 'weak ETag');
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: 'garbage', key: uniqueKey() }), 412, 'precondition_failed');
+    // Exactly a quoted strong ETag: an unquoted revision and * never match, and the message says what was expected.
+    for (const [value, issue] of [[String(revision), 'not quoted'], ['*', 'wildcard'], [`"${revision}", "${revision + 1}"`, 'not a strong ETag of a revision']]) {
+      const refused = await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: value, key: uniqueKey() });
+      expectError(refused, 412, 'precondition_failed', issue);
+      expect(refused.body.error.message).toContain('for example If-Match: "3"');
+    }
   });
 
   it('an Idempotency-Key whose record expired (24 h) is free again', async () => {
