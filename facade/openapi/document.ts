@@ -56,7 +56,7 @@ function parameters(row: RouteRow, components: Record<string, JsonSchema>) {
       list.push({
         name,
         in: location,
-        required: location === 'path' || !field.safeParse(undefined).success,
+        required: location === 'path' || !field.safeParse(undefined).success || (location === 'header' && (row.input.requiredHeaders ?? []).includes(name)),
         description: field.description,
         schema,
       });

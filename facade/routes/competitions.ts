@@ -25,7 +25,7 @@ export const writeResult = z
 
 const writeHeaders = (idempotent: boolean) =>
   z.object({
-    'if-match': z.string().max(200).optional().describe('The current event revision as a strong ETag, e.g. "3". Missing → 428; stale or weak → 412.'),
+    'if-match': z.string().max(200).optional().describe('Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412.'),
     ...(idempotent
       ? { 'idempotency-key': z.string().min(1).max(255).describe('Your unique key for this write; a retry with it replays the first result (24 h).') }
       : {}),
@@ -64,6 +64,7 @@ function writeRoute(spec: WriteSpec): RouteRow {
     input: {
       path: z.object(Object.fromEntries(spec.pathParams.map((name) => [name, idParam]))),
       headers: writeHeaders(idempotent),
+      requiredHeaders: ['if-match'],
       ...(spec.body ? { body: spec.body } : {}),
     },
     operation: prepareOperation(spec.mutation),

@@ -170,19 +170,25 @@ export const esportsRoutes: RouteRow[] = [
     path: '/api/v2/developer/apps/{appId}/usage',
     tag: 'Developer applications',
     summary: "Read an application's metered usage",
-    description: 'Units per UTC day and installation between from and to (inclusive, at most 366 days), with their total. Only the calling application\'s own usage: any other appId is 404.',
+    description: 'Units per UTC day and installation between from and to (inclusive, at most 366 days; the current UTC month by default), with their total. Only the calling application\'s own usage: any other appId is 404.',
     security: 'bearer',
     input: {
       path: z.object({ appId: idParam }),
-      query: z.object({ metric: z.enum(METRICS), from: isoDay, to: isoDay }).strict(),
+      query: z
+        .object({
+          metric: z.enum(METRICS),
+          from: isoDay.optional().describe('First day, YYYY-MM-DD (UTC); the first day of the current UTC month when omitted.'),
+          to: isoDay.optional().describe('Last day, YYYY-MM-DD (UTC); the last day of the current UTC month when omitted. At most 366 days after from.'),
+        })
+        .strict(),
       headers: z.object({ 'x-request-id': requestIdHeader }),
     },
     operation: prepareOperation(
-      `query GetApplicationUsage($appId: ID!, $metric: UsageMetric!, $from: String!, $to: String!) {
+      `query GetApplicationUsage($appId: ID!, $metric: UsageMetric!, $from: String, $to: String) {
         application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { metric from to total days { day installationId units } } }
       }`,
     ),
-    variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from, to: query.to }),
+    variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from ?? null, to: query.to ?? null }),
     result: (data) => (data.application as { usage: unknown }).usage,
     success: { status: 200, schema: usageReport, description: 'The usage report.' },
     errors: [400, 401, 404, 429, 500, 503],

@@ -27,6 +27,15 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, locatio
   }
 }
 
+/** A route that takes no body refuses one rather than ignore what the client meant to send. */
+function refuseBody(ctx: Context): undefined {
+  const length = Number(ctx.get('content-length') || '0');
+  if (length > 0 || ctx.get('transfer-encoding') !== '') {
+    throw new HttpError('validation_failed', `${ctx.method} ${ctx.state.route} takes no request body.`, [{ field: 'body', issue: 'not accepted on this route' }]);
+  }
+  return undefined;
+}
+
 function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {
   const query = ctx.query as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(query)) {
@@ -70,7 +79,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
           path: parseInput(row.input.path, ctx.params, 'path') as Record<string, string>,
           query: parseInput(row.input.query, queryObject(ctx, row), 'query') as Record<string, unknown>,
           headers: parseInput(row.input.headers, ctx.headers, 'header') as Record<string, unknown>,
-          body: row.input.body ? parseInput(row.input.body, await readBody(ctx, row.input.bodyType ?? 'json'), 'body') : undefined,
+          body: row.input.body ? parseInput(row.input.body, await readBody(ctx, row.input.bodyType ?? 'json'), 'body') : refuseBody(ctx),
         };
         variables = row.variables(input);
       } catch (error) {

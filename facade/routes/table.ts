@@ -29,6 +29,8 @@ export interface RouteRow {
     headers?: z.ZodObject;
     body?: z.ZodType;
     bodyType?: BodyType;
+    /** Headers the route requires although their absence is answered by the operation (If-Match → 428), not by validation. */
+    requiredHeaders?: string[];
   };
   operation: PreparedOperation;
   variables(input: RouteInput): Record<string, unknown>;

@@ -233,8 +233,8 @@ builder.externalRef('Application', builder.selection<{ id: string }>('id')).impl
       description: 'Metered usage per UTC day and installation, oldest first. Only the application itself may read it.',
       args: {
         metric: t.arg({ type: UsageMetric, required: true }),
-        from: t.arg.string({ required: true, description: 'First day, YYYY-MM-DD (UTC).' }),
-        to: t.arg.string({ required: true, description: 'Last day, YYYY-MM-DD (UTC); at most 366 days from from.' }),
+        from: t.arg.string({ description: 'First day, YYYY-MM-DD (UTC); the first day of the current UTC month by default.' }),
+        to: t.arg.string({ description: 'Last day, YYYY-MM-DD (UTC); the last day of the current UTC month by default; at most 366 days from from.' }),
       },
       resolve: (app, args, ctx) => usageOf(ctx, app.id, args.metric, args.from, args.to),
     }),

@@ -37,7 +37,17 @@ const USAGE_SQL = `
   GROUP BY day, "installationId"
   ORDER BY day, "installationId"`;
 
-export async function usageOf(ctx: SubgraphContext, applicationId: string, metric: string, from: string, to: string): Promise<UsageReport> {
+/** The first and last day of the current UTC month, YYYY-MM-DD. */
+export function currentMonth(now = new Date()): { from: string; to: string } {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+}
+
+export async function usageOf(ctx: SubgraphContext, applicationId: string, metric: string, fromArg: string | null | undefined, toArg: string | null | undefined): Promise<UsageReport> {
+  const month = currentMonth();
+  const from = fromArg ?? month.from;
+  const to = toArg ?? month.to;
   const authority = await ctx.authority();
   // Usage is the application's own business: any other application's is not_found.
   if (authority.applicationId !== applicationId) throw notFound('The application');

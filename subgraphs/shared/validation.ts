@@ -6,12 +6,22 @@ import { findUnsafeValue, MAX_YEAR, MIN_YEAR, timestampIssue } from './input-saf
 
 const NOUN: Record<string, string> = { query: 'query parameter', header: 'header', path: 'path parameter' };
 
+// zod says "Invalid input: expected string, received undefined" for a value that is not there.
+const isMissing = (issue: z.core.$ZodIssue) => issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
+
 export function zodDetails(issues: z.core.$ZodIssue[], location = 'body'): ErrorDetail[] {
   return issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` }))
-      : [{ field: issue.path.length ? issue.path.join('.') : location, issue: issue.message }],
+      : [{ field: issue.path.length ? issue.path.join('.') : location, issue: isMissing(issue) ? 'required' : issue.message }],
   );
+}
+
+/** One sentence for a person: "The request headers are not valid: idempotency-key is missing." */
+export function detailsSentence(location: string, details: ErrorDetail[]): string {
+  const where = { header: 'request headers are', path: 'request path is', query: 'request query is' }[location] ?? `${location} is`;
+  const parts = details.map((d) => (d.issue === 'required' ? `${d.field} is missing` : `${d.field}: ${d.issue}`));
+  return `The ${where} not valid: ${parts.join('; ')}.`;
 }
 
 /** Validates a value: first that every string in it can be stored, then against the schema. */
@@ -24,7 +34,7 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, location = 'bo
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = zodDetails(result.error.issues, location);
-  throw new ApiError('validation_failed', `The ${location} is not valid: ${details.map((d) => `${d.field}: ${d.issue}`).join('; ')}.`, details);
+  throw new ApiError('validation_failed', detailsSentence(location, details), details);
 }
 
 /** An ISO 8601 timestamp with a zone, between the years 1970 and 9999. */

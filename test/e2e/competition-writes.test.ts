@@ -63,7 +63,12 @@ describe('publish', () => {
 
   it('needs Idempotency-Key (400), If-Match (428) and the current revision as a strong ETag (412)', async () => {
     const revision = await revisionOf('evt_open');
-    expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: revision }), 400, 'validation_failed', 'idempotency-key');
+    const keyless = await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: revision });
+    expectError(keyless, 400, 'validation_failed', 'idempotency-key');
+    expect(keyless.body.error.message).toBe('The request headers are not valid: idempotency-key is missing.');
+    expect(keyless.body.error.details).toEqual([{ field: 'idempotency-key', issue: 'required' }]);
+    // A route that takes no body refuses one instead of ignoring it.
+    expectError(await api('/api/v2/events/evt_draft/publish', { method: 'POST', ifMatch: await revisionOf('evt_draft'), key: uniqueKey(), body: { state: 'live' } }), 400, 'validation_failed', 'body');
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', key: uniqueKey() }), 428, 'precondition_required');
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: revision - 1, key: uniqueKey() }), 412, 'precondition_failed');
     expectError(await api('/api/v2/events/evt_open/publish', { method: 'POST', ifMatch: `W/"${revision}"`, key: uniqueKey() }), 412, 'precondition_failed', 'weak ETag');

@@ -127,9 +127,24 @@ describe('metering', () => {
 
   it('usage of another application is 404; bad ranges are 400', async () => {
     expect((await call(server.url, '/api/v2/developer/apps/app_noesports/usage?metric=esports_calls&from=2026-01-01&to=2026-01-31')).status).toBe(404);
-    for (const query of ['metric=views&from=2026-01-01&to=2026-01-02', 'metric=esports_calls&from=2026-02-01&to=2026-01-01', 'metric=esports_calls&from=2024-01-01&to=2026-01-01', 'metric=esports_calls&from=2026-02-30&to=2026-03-01', 'metric=esports_calls&from=2026-01-01']) {
+    for (const query of ['metric=views&from=2026-01-01&to=2026-01-02', 'metric=esports_calls&from=2026-02-01&to=2026-01-01', 'metric=esports_calls&from=2024-01-01&to=2026-01-01', 'metric=esports_calls&from=2026-02-30&to=2026-03-01', 'metric=esports_calls&from=2024-01-01', 'from=2026-01-01']) {
       const response = await call(server.url, `/api/v2/developer/apps/app_demo/usage?${query}`);
       expect(response.status, query).toBe(400);
     }
+  });
+
+  it('usage covers the current UTC month when from and to are omitted, REST and GraphQL alike', async () => {
+    const now = new Date();
+    const from = `${now.toISOString().slice(0, 7)}-01`;
+    const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    const response = await call(server.url, '/api/v2/developer/apps/app_demo/usage?metric=esports_calls');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ metric: 'esports_calls', from, to });
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app' },
+      body: JSON.stringify({ query: '{ application(id: "app_demo") { usage(metric: esports_calls) { from to total } } }' }),
+    });
+    expect((await graphql.json()).data.application.usage).toEqual({ from, to, total: response.body.data.total });
   });
 });

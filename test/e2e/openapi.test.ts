@@ -34,6 +34,17 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks the headers every write requires as required (If-Match, and Idempotency-Key where the write takes one)', () => {
+    type Parameter = { name: string; in: string; required: boolean };
+    const headers = (path: string, method: string) => (document.paths[path][method] as unknown as { parameters: Parameter[] }).parameters.filter((p) => p.in === 'header');
+    for (const [path, method, idempotent] of [['/api/v2/events/{eventId}/publish', 'post', true], ['/api/v2/events/{eventId}/settings/veto', 'patch', false]] as const) {
+      const byName = Object.fromEntries(headers(path, method).map((p) => [p.name, p.required]));
+      expect(byName['if-match']).toBe(true);
+      expect(byName['idempotency-key']).toBe(idempotent ? true : undefined);
+      expect(byName['x-request-id']).toBe(false);
+    }
+  });
+
   it('every route authorised by an access token answers 401 invalid_token with WWW-Authenticate to a missing or unknown one', async () => {
     for (const row of routeTable.filter((r) => r.security === 'bearer')) {
       const sample = SAMPLES[row.operationId].find((candidate) => candidate.status < 300)!;

@@ -95,7 +95,8 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
     getApplicationUsage: [
       { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-01-01&to=2026-12-31', init: app, status: 200 },
       { path: '/api/v2/developer/apps/app_noesports/usage?metric=esports_calls&from=2026-01-01&to=2026-12-31', init: app, status: 404 },
-      { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-01-01', init: app, status: 400 },
+      { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-13-01', init: app, status: 400 },
+      { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls', init: app, status: 200 },
     ],
     getUser: [
       { path: '/api/v2/users/usr_bob', init: app, status: 200 },
