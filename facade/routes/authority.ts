@@ -4,7 +4,7 @@ import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
 import { defineRoute } from './table.ts';
 import { requestIdHeader } from './common.ts';
 
-const installation = z
+export const installationSchema = z
   .object({
     id: z.string(),
     applicationId: z.string(),
@@ -24,7 +24,7 @@ export const authorityContextSchema = z
       z.object({ type: z.literal('user'), userId: z.string() }).strict(),
     ]),
     owner: z.object({ type: z.string(), id: z.string() }).strict(),
-    installation: installation.nullable(),
+    installation: installationSchema.nullable(),
     scopes: z.array(z.string()),
     permissions: z.array(z.string()),
     entitlements: z.array(z.string()),

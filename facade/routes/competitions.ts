@@ -11,7 +11,8 @@ import {
   standingAdjustmentInput,
   vetoInput,
 } from '../../subgraphs/competitions/inputs.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
 import { WRITES, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
 import { requestIdHeader } from './common.ts';
@@ -318,6 +319,31 @@ export const competitionReadRoutes: RouteRow[] = [
     documentedHeaders: ETAG_DOC,
     success: { status: 200, schema: playerStatisticsSchema, description: 'A page of player statistics.' },
     errors: [400, 401, 404, 429, 500, 503],
+  }),
+  defineRoute({
+    operationId: 'getEvent',
+    method: 'get',
+    path: '/api/v2/events/{eventId}',
+    tag: 'Competition reads',
+    summary: 'Read an event',
+    description: 'One event, in the shape of the event list, with its revision as a strong ETag ("5"): the If-Match value its writes need. Send the ETag as If-None-Match to get 304 while the event is unchanged. The application needs an active installation on the event or its organisation; any other event is 404 not_found.',
+    security: 'bearer',
+    input: { path: z.object({ eventId: idParam }), headers: readHeaders },
+    operation: prepareOperation(`query GetEvent($eventId: ID!) { event(id: $eventId) { ${EVENT_FIELDS} } }`),
+    variables: ({ path }) => ({ eventId: path.eventId }),
+    result: (data) => data.event,
+    respond: (data, input) => {
+      const etag = etagOf((data.event as { revision: number }).revision);
+      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
+    },
+    notModified: true,
+    documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5": the If-Match of its next write.', schema: { type: 'string' } } },
+    success: { status: 200, schema: organisationEventSchema, description: 'The event.' },
+    errors: [400, 401, 404, 429, 500, 503],
+    example: {
+      request: 'GET /api/v2/events/evt_open',
+      response: { data: { id: 'evt_open', organisationId: 'org_demo', name: 'Demo Open', slug: 'open', type: 'cup', visibility: 'public', state: 'scheduled', platform: 'pc', currency: 'EUR', region: 'eu', bannerUrl: 'https://cdn.example.test/events/evt_open.png', description: 'Demo Open (demo event).', firstStageId: 'stg_open_groups', completedAt: null, revision: 5 } },
+    },
   }),
   defineRoute({
     operationId: 'getUser',

@@ -3,6 +3,7 @@ import { authorityRoutes } from './authority.ts';
 import { oauthRoutes } from './oauth.ts';
 import { competitionReadRoutes, competitionWriteRoutes } from './competitions.ts';
 import { esportsRoutes } from './esports.ts';
+import { developerRoutes } from './developer.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes];

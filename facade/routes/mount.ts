@@ -74,8 +74,9 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
     router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
       ctx.state.route = row.path;
       let variables: Record<string, unknown>;
+      let input: RouteInput;
       try {
-        const input: RouteInput = {
+        input = {
           path: parseInput(row.input.path, ctx.params, 'path') as Record<string, string>,
           query: parseInput(row.input.query, queryObject(ctx, row), 'query') as Record<string, unknown>,
           headers: parseInput(row.input.headers, ctx.headers, 'header') as Record<string, unknown>,
@@ -100,7 +101,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         return sendError(ctx, status, code, message, error.extensions?.details as ErrorDetail[] | undefined);
       }
       const data = result.data ?? {};
-      const response = row.respond?.(data) ?? {};
+      const response = row.respond?.(data, input) ?? {};
       for (const [name, value] of Object.entries({ ...row.responseHeaders, ...response.headers })) ctx.set(name, value);
       if (response.notModified) {
         ctx.status = 304;

@@ -42,7 +42,7 @@ export interface RouteRow {
   /** envelope: {"data": …}; list: the result is {data, meta}; raw: the result is the body (OAuth). */
   format?: 'envelope' | 'list' | 'raw';
   /** Status and headers that depend on the result: ETag, replay markers, 304. */
-  respond?(data: Record<string, unknown>): { status?: number; headers?: Record<string, string>; notModified?: boolean };
+  respond?(data: Record<string, unknown>, input: RouteInput): { status?: number; headers?: Record<string, string>; notModified?: boolean };
   /** api: the platform error body; oauth: RFC 6749 error bodies. */
   errorFormat?: 'api' | 'oauth';
   responseHeaders?: Record<string, string>;

@@ -6,6 +6,8 @@ import type { InstallationRow } from '../shared/authority.ts';
 import { TARGET_TYPES } from '../shared/scopes.ts';
 import { authorityContext, type AuthorityContextResult } from './authority-context.ts';
 import { issueClientCredentialsToken, type IssuedToken } from './tokens.ts';
+import { applicationInstallations } from './installations.ts';
+import type { Page } from '../shared/pagination.ts';
 
 export const builder = createBuilder();
 const refs = entityReferences(builder, ['Organisation', 'User', 'Team', 'Event']);
@@ -30,6 +32,17 @@ const Application = builder.prismaObject('Application', {
     owner: t.field({ type: Owner, resolve: (app) => ({ type: app.ownerType, id: app.ownerId }) }),
     grantedScopes: t.exposeStringList('grantedScopes'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    installations: t.field({
+      type: InstallationPage,
+      description: 'The application\'s installations in target order (type, then id); only the application itself may read them.',
+      args: {
+        cursor: t.arg.string(),
+        limit: t.arg.int({ description: '1–100, default 20' }),
+        status: t.arg.string({ description: 'active or revoked' }),
+        targetType: t.arg.string({ description: 'user, team, organisation or event' }),
+      },
+      resolve: (app, args, ctx) => applicationInstallations(ctx, app.id, args),
+    }),
   }),
 });
 builder.asEntity(Application, {
@@ -59,6 +72,17 @@ const Installation = builder.objectRef<InstallationRow>('Installation').implemen
     user: t.field({ type: refs.User, nullable: true, resolve: (row) => (row.targetType === 'user' ? { id: row.targetId } : null) }),
     team: t.field({ type: refs.Team, nullable: true, resolve: (row) => (row.targetType === 'team' ? { id: row.targetId } : null) }),
     event: t.field({ type: refs.Event, nullable: true, resolve: (row) => (row.targetType === 'event' ? { id: row.targetId } : null) }),
+  }),
+});
+
+const InstallationPageMeta = builder.objectRef<Page<InstallationRow>['meta']>('InstallationPageMeta').implement({
+  fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
+});
+
+const InstallationPage = builder.objectRef<Page<InstallationRow>>('InstallationPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [Installation], resolve: (page) => page.data }),
+    meta: t.field({ type: InstallationPageMeta, resolve: (page) => page.meta }),
   }),
 });
 

@@ -167,3 +167,27 @@ describe('authority in GraphQL', () => {
     expect(body.errors[0].extensions.code).toBe('invalid_token');
   });
 });
+
+describe('GET /api/v2/developer/apps/{appId}/installations', () => {
+  it("lists the calling application's installations in target order with filters and cursor pages; another application's is 404", async () => {
+    const list = async (query = '', token = 'demo-token-app', app = 'app_demo') => {
+      const response = await fetch(`${server.url}/api/v2/developer/apps/${app}/installations${query}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: await response.json() };
+    };
+    const all = await list();
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((i: { id: string }) => i.id)).toEqual(['ins_demo_org', 'ins_demo_bob', 'ins_demo_carol']);
+    expect(all.body.data[0]).toEqual({ id: 'ins_demo_org', applicationId: 'app_demo', targetType: 'organisation', targetId: 'org_demo', status: 'active', createdAt: '2026-01-05T12:30:00.000Z' });
+    expect((await list('?status=revoked')).body.data.map((i: { id: string }) => i.id)).toEqual(['ins_demo_carol']);
+    expect((await list('?targetType=user&status=active')).body.data.map((i: { id: string }) => i.id)).toEqual(['ins_demo_bob']);
+    const first = await list('?limit=2');
+    expect(first.body.meta.hasMore).toBe(true);
+    const second = await list(`?limit=2&cursor=${first.body.meta.nextCursor}`);
+    expect(second.body.data.map((i: { id: string }) => i.id)).toEqual(['ins_demo_carol']);
+    expect(second.body.meta).toEqual({ nextCursor: null, hasMore: false });
+    expect((await list('', 'demo-token-app', 'app_noesports')).status).toBe(404);
+    expect((await list('', 'demo-token-alice')).status).toBe(200); // a user actor of app_demo reads its application's installations
+    expect((await list('?status=paused')).status).toBe(400);
+    expect((await list(`?cursor=${first.body.meta.nextCursor}&status=active`)).status).toBe(400);
+  });
+});

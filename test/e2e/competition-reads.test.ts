@@ -232,3 +232,25 @@ describe('GET /api/v2/users/{userId}', () => {
     expect(response.body.error.code).toBe('not_found');
   });
 });
+
+describe('GET /api/v2/events/{eventId}', () => {
+  it('answers the event in the list shape with its revision as ETag, 304 while unchanged, and the ETag works as If-Match', async () => {
+    const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(server.url, path, options);
+    const first = await api('/api/v2/events/evt_draft');
+    expect(first.status).toBe(200);
+    const listed = (await api('/api/v2/organisations/org_demo/events?limit=100')).body.data.find((event: { id: string }) => event.id === 'evt_draft');
+    expect(first.body.data).toEqual(listed);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBe(`"${first.body.data.revision}"`);
+    const unchanged = await fetch(`${server.url}/api/v2/events/evt_draft`, { headers: { authorization: 'Bearer demo-token-app', 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe('');
+    const write = await api('/api/v2/events/evt_draft/stages', { method: 'POST', ifMatch: etag, key: uniqueKey(), body: { name: 'Via ETag', format: 'swiss', bestOf: 1 } });
+    expect(write.status).toBe(201);
+    const changed = await fetch(`${server.url}/api/v2/events/evt_draft`, { headers: { authorization: 'Bearer demo-token-app', 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).toBe(`"${first.body.data.revision + 1}"`);
+    expect((await api('/api/v2/events/evt_rival')).status).toBe(404);
+    expect((await api('/api/v2/events/evt_nope')).status).toBe(404);
+  });
+});

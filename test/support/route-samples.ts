@@ -98,6 +98,17 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-13-01', init: app, status: 400 },
       { path: '/api/v2/developer/apps/app_demo/usage?metric=esports_calls', init: app, status: 200 },
     ],
+    getEvent: [
+      { path: '/api/v2/events/evt_open', init: app, status: 200 },
+      { path: '/api/v2/events/evt_rival', init: app, status: 404 },
+      { path: '/api/v2/events/evt_open', init: { headers: { ...app.headers, 'if-none-match': '"not-current"' } }, status: 200 },
+    ],
+    listApplicationInstallations: [
+      { path: '/api/v2/developer/apps/app_demo/installations', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/installations?status=revoked&targetType=user', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_noesports/installations', init: app, status: 404 },
+      { path: '/api/v2/developer/apps/app_demo/installations?status=paused', init: app, status: 400 },
+    ],
     getUser: [
       { path: '/api/v2/users/usr_bob', init: app, status: 200 },
       { path: '/api/v2/users/usr_erin', init: app, status: 404 },

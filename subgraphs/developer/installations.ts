@@ -1,0 +1,48 @@
+// An application's installations, for the application itself: keyset pages in target order (the
+// unique index on application, target type and target id keeps every page an index range).
+import type { SubgraphContext } from '../shared/context.ts';
+import { notFound, validationFailed } from '../shared/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import { TARGET_TYPES } from '../shared/scopes.ts';
+import type { InstallationRow } from '../shared/loaders.ts';
+
+export const INSTALLATION_STATUSES = ['active', 'revoked'] as const;
+
+export interface InstallationListArgs {
+  cursor?: string | null;
+  limit?: number | null;
+  status?: string | null;
+  targetType?: string | null;
+}
+
+export async function applicationInstallations(ctx: SubgraphContext, applicationId: string, args: InstallationListArgs): Promise<Page<InstallationRow>> {
+  const authority = await ctx.authority();
+  // An application's installations are its own business: any other application is not_found.
+  if (authority.applicationId !== applicationId) throw notFound('The application');
+  if (args.status != null && !INSTALLATION_STATUSES.includes(args.status as (typeof INSTALLATION_STATUSES)[number])) {
+    throw validationFailed(`status must be one of ${INSTALLATION_STATUSES.join(', ')}.`, [{ field: 'status', issue: `must be one of ${INSTALLATION_STATUSES.join(', ')}` }]);
+  }
+  if (args.targetType != null && !TARGET_TYPES.includes(args.targetType as (typeof TARGET_TYPES)[number])) {
+    throw validationFailed(`targetType must be one of ${TARGET_TYPES.join(', ')}.`, [{ field: 'targetType', issue: `must be one of ${TARGET_TYPES.join(', ')}` }]);
+  }
+  const limit = pageLimit(args.limit);
+  const binding = `installations|${applicationId}|${args.status ?? ''}|${args.targetType ?? ''}`;
+  const after = decodeCursor(binding, args.cursor);
+  if (after && (after.length !== 2 || typeof after[0] !== 'string' || typeof after[1] !== 'string')) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  const rows = await ctx.db.installation.findMany({
+    where: {
+      applicationId,
+      ...(args.status ? { status: args.status } : {}),
+      ...(args.targetType ? { targetType: args.targetType } : {}),
+      ...(after
+        ? { OR: [{ targetType: { gt: after[0] as string } }, { targetType: after[0] as string, targetId: { gt: after[1] as string } }] }
+        : {}),
+    },
+    orderBy: [{ targetType: 'asc' }, { targetId: 'asc' }],
+    take: limit + 1,
+    select: { id: true, applicationId: true, targetType: true, targetId: true, status: true, createdAt: true },
+  });
+  return pageOf(rows, limit, binding, (row) => [row.targetType, row.targetId], (row) => row);
+}
