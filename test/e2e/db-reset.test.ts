@@ -1,27 +1,15 @@
 // npm run db:reset restores the demo world, whatever the database holds: on the embedded PGlite (a
 // folder) or on the PostgreSQL database DATABASE_URL names.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../subgraphs/shared/db/database.ts';
-import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
+import { scratchEnvironment } from '../support/scratch-database.ts';
 import { root } from '../support/processes.ts';
 
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  const server = postgresServerUrl();
-  if (server) {
-    const scratch = await createScratchDatabase(server, 't_reset');
-    env = { DATABASE_URL: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dir = await mkdtemp(path.join(tmpdir(), 'esports-reset-'));
-    env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  ({ env, cleanup } = await scratchEnvironment('t_reset'));
 });
 afterAll(() => cleanup());
 

@@ -4,11 +4,8 @@
 // failures are one sentence, never a stack trace.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
+import { postgresServerUrl, scratchEnvironment } from '../support/scratch-database.ts';
 import { assertNoServerLeft, root, startServerProcess } from '../support/processes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -17,15 +14,7 @@ let cleanup = async () => undefined as void;
 const server = postgresServerUrl();
 
 beforeAll(async () => {
-  if (server) {
-    const scratch = await createScratchDatabase(server, 't_start');
-    env = { DATABASE_URL: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dir = await mkdtemp(path.join(tmpdir(), 'esports-start-'));
-    env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  ({ env, cleanup } = await scratchEnvironment('t_start'));
 });
 afterAll(async () => {
   await cleanup();

@@ -1,5 +1,8 @@
 // A fresh, empty database on a PostgreSQL server, dropped when done.
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 
 async function run(serverUrl: string, sql: string) {
@@ -24,4 +27,18 @@ export async function createScratchDatabase(serverUrl: string, prefix = 't'): Pr
 export function postgresServerUrl(): string | undefined {
   const url = process.env.DATABASE_URL;
   return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
+}
+
+/**
+ * The environment for a command that opens its own database: a fresh database on the PostgreSQL
+ * server DATABASE_URL names, or else a PGlite folder in a temporary directory; removed by cleanup().
+ */
+export async function scratchEnvironment(prefix: string): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  const server = postgresServerUrl();
+  if (server) {
+    const scratch = await createScratchDatabase(server, prefix);
+    return { env: { DATABASE_URL: scratch.url }, cleanup: scratch.drop };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  return { env: { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') }, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
