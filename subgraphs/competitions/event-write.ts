@@ -1,19 +1,34 @@
 // The one path every write to an event takes: scope, event, installation and a user's
-// permission; the Idempotency-Key and If-Match headers; then one transaction that claims the key (or
-// replays its first answer), locks the event, checks the revision, makes the change, moves the
-// revision by one with a compare-and-swap (only when something changed) and appends change-log rows.
+// permission; the Idempotency-Key and If-Match headers; then the write in two steps.
+//
+// 1. Plan: outside any transaction, the write reads what it needs at the event's current revision,
+//    answers its 4xx, or decides its statements. Every change to an event's data moves its
+//    revision, so that revision stands for everything the plan read.
+// 2. Transaction: claim the key (or replay its first answer), lock the event and check that it is
+//    still at If-Match's revision and at the plan's, run the statements, move the revision by one
+//    and append the change-log rows, record the key's answer. The statements are sent back to back
+//    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
+//    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
 import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
-import type { Prisma } from '../shared/db/generated/client.ts';
+import type { Db, SqlStatement } from '../shared/db/database.ts';
+import { guardFailure } from '../shared/db/guards.ts';
 import { installationFor, permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
-import { claimKey, completeKey, findReplay, KeyTaken, releaseExpiredKey, requestHash, validateKey, type IdempotencyScope } from '../shared/idempotency.ts';
+import {
+  claimKeyStatement,
+  completeKeyStatement,
+  findReplay,
+  releaseExpiredKey,
+  requestHash,
+  validateKey,
+  type IdempotencyScope,
+} from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
+import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
 import { WRITES, type WriteOperation } from './write-contracts.ts';
 
-export type Tx = Prisma.TransactionClient;
-
-export interface LockedEvent {
+export interface EventState {
   id: string;
   organisationId: string;
   state: string;
@@ -28,12 +43,15 @@ export interface Change {
   payload: Record<string, unknown>;
 }
 
-export interface Outcome {
+export interface Plan {
   resourceId: string;
+  /** False when the request changes nothing: the answer is the current revision and nothing is written. */
   changed: boolean;
   changes: Change[];
-  /** Other events of the organisation this write also changed (their revisions move too). */
-  alsoChangedEventIds?: string[];
+  /** The write's own statements (statements.ts), run once the event is locked and found unchanged. */
+  statements: SqlStatement[];
+  /** Other events of the organisation this write also changes, at the revision the plan read them. */
+  alsoChanged?: EventState[];
 }
 
 export interface WriteResult {
@@ -51,21 +69,20 @@ export interface EventWrite {
   idempotencyKey?: string | null;
   /** Everything that identifies the request except the preconditions, for the idempotency hash. */
   request: unknown;
-  apply(tx: Tx, event: LockedEvent): Promise<Outcome>;
+  /** Reads what the write needs through Prisma's model API and decides, or throws the request's 4xx. */
+  plan(db: Db, event: EventState): Promise<Plan>;
 }
 
-const TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
-
-const EVENT_ORGANISATION_SQL = `SELECT id, "organisationId" FROM "Event" WHERE id = $1`;
+/** A stale plan or a deadlock is retried this many times in all before the write gives up. */
+const ATTEMPTS = 4;
 
 /**
- * Before the transaction (whose connection must not wait on others): the event exists (404), the
- * application is installed on it or its organisation (403), a user actor may do this there (403).
+ * Before the transaction: the event exists (404), the application is installed on it or its
+ * organisation (403), a user actor may do this there (403).
  */
-async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite) {
+async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite): Promise<EventState> {
   const contract = WRITES[write.operation];
-  const [event] = await ctx.sql<{ id: string; organisationId: string }>(EVENT_ORGANISATION_SQL, [write.eventId]);
-  if (!event) throw notFound('The event');
+  const event = await readEvent(ctx, write.eventId);
   const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id, event.organisationId);
   if (!installation) {
     throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
@@ -76,44 +93,20 @@ async function admit(ctx: SubgraphContext, authority: Authority, write: EventWri
       throw forbidden(`The user may not ${contract.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
     }
   }
+  return event;
 }
 
-async function lockEvent(tx: Tx, eventId: string): Promise<LockedEvent> {
-  const rows = await tx.$queryRaw<LockedEvent[]>`
-    SELECT id, "organisationId", state, revision FROM "Event" WHERE id = ${eventId} FOR UPDATE`;
-  if (!rows[0]) throw notFound('The event');
-  return rows[0];
-}
-
-/** Moves an event's revision on by one with a compare-and-swap. */
-async function bumpRevision(tx: Tx, event: { id: string; organisationId: string; revision: number }): Promise<number> {
-  const updated = await tx.$executeRaw`
-    UPDATE "Event" SET revision = revision + 1, "updatedAt" = now() WHERE id = ${event.id} AND revision = ${event.revision}`;
-  if (updated !== 1) throw revisionMismatch(event.revision);
-  return event.revision + 1;
-}
-
-async function appendChanges(tx: Tx, event: { id: string; organisationId: string }, revision: number, changes: Change[]) {
-  if (!changes.length) return;
-  await tx.changeLog.createMany({
-    data: changes.map((change) => ({
-      id: `chg_${randomUUID().replace(/-/g, '')}`,
-      type: change.type,
-      organisationId: event.organisationId,
-      eventId: event.id,
-      resourceType: change.resourceType,
-      resourceId: change.resourceId,
-      revision,
-      payload: { ...change.payload, eventId: event.id, revision } as Prisma.InputJsonValue,
-    })),
-  });
+async function readEvent(ctx: SubgraphContext, eventId: string): Promise<EventState> {
+  const [event] = await ctx.sql<EventState>(EVENT_STATE_SQL, [eventId]);
+  if (!event) throw notFound('The event');
+  return event;
 }
 
 export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Promise<WriteResult> {
   const contract = WRITES[write.operation];
   const authority = await ctx.authority();
   requireScope(authority, contract.scope);
-  await admit(ctx, authority, write);
+  let event = await admit(ctx, authority, write);
   let idempotency: IdempotencyScope | undefined;
   if (contract.idempotent || write.idempotencyKey) {
     idempotency = {
@@ -125,45 +118,106 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
     };
   }
   const expected = expectedRevision(write.ifMatch);
-  return transact(ctx, write, expected, idempotency, true);
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptWrite(ctx, write, event, expected, idempotency);
+    if (outcome !== RETRY) return outcome;
+    if (attempt === ATTEMPTS) {
+      throw new ApiError('conflict', 'The event kept changing while this write was applied: send it again.', [{ issue: 'concurrent_changes' }]);
+    }
+    event = await readEvent(ctx, write.eventId);
+  }
 }
 
-async function transact(
+const RETRY = Symbol('retry');
+
+/** SQLSTATEs after which the same write, planned again, may well succeed. */
+const TRANSIENT = new Set(['40P01', '40001']);
+
+async function attemptWrite(
   ctx: SubgraphContext,
   write: EventWrite,
+  event: EventState,
   expected: number,
   idempotency: IdempotencyScope | undefined,
-  mayRetry: boolean,
-): Promise<WriteResult> {
+): Promise<WriteResult | typeof RETRY> {
+  // Planned only at If-Match's revision; otherwise the transaction answers (a replay, or 412).
+  let plan: Plan | undefined;
+  if (event.revision === expected) {
+    try {
+      plan = await write.plan(ctx.db, event);
+    } catch (error) {
+      // A key's first request may have changed what this one would now refuse: replay it.
+      const replay = error instanceof ApiError && idempotency ? await findReplay(ctx.db, idempotency) : null;
+      if (replay) return { ...(replay.body as WriteResult), replayed: true };
+      throw error;
+    }
+    if (!plan.changed && !idempotency) return { resourceId: plan.resourceId, revision: event.revision, updated: false, replayed: false };
+  }
+  const statements: SqlStatement[] = [];
+  if (idempotency) statements.push(claimKeyStatement(idempotency));
+  statements.push({ text: LOCK_EVENT_SQL, values: [event.id, expected, plan ? event.revision : -1] });
+  if (!plan) {
+    // Fails: a replay, 412 at another revision, or `stale` (planned again) if the event has just
+    // reached If-Match's revision.
+    const answer = await runTransaction(ctx, statements, idempotency);
+    if (answer) return answer;
+    throw new Error('The event lock check passed without a plan.');
+  }
+  const others = [...(plan.alsoChanged ?? [])].filter((other) => other.id !== event.id).sort((a, b) => a.id.localeCompare(b.id));
+  // Another event has no If-Match (null checks nothing): only whether it is still as planned.
+  for (const other of others) statements.push({ text: LOCK_EVENT_SQL, values: [other.id, null, other.revision] });
+  const revision = plan.changed ? event.revision + 1 : event.revision;
+  if (plan.changed) statements.push(...plan.statements, recordChanges([event, ...others], plan.changes));
+  const result: WriteResult = { resourceId: plan.resourceId, revision, updated: plan.changed, replayed: false };
+  if (idempotency) statements.push(completeKeyStatement(idempotency, { status: WRITES[write.operation].status, body: result }));
+  return (await runTransaction(ctx, statements, idempotency)) ?? result;
+}
+
+/**
+ * Runs the transaction; undefined when it committed, otherwise what its failed check means: a
+ * replay, a retry, or the error to answer.
+ */
+async function runTransaction(ctx: SubgraphContext, statements: SqlStatement[], idempotency: IdempotencyScope | undefined): Promise<WriteResult | typeof RETRY | undefined> {
   try {
-    return await ctx.db.$transaction(async (tx) => {
-      if (idempotency) await claimKey(tx, idempotency);
-      const event = await lockEvent(tx, write.eventId);
-      if (event.revision !== expected) throw revisionMismatch(event.revision);
-      const outcome = await write.apply(tx, event);
-      let revision = event.revision;
-      if (outcome.changed) {
-        revision = await bumpRevision(tx, event);
-        await appendChanges(tx, event, revision, outcome.changes);
-        for (const otherId of outcome.alsoChangedEventIds ?? []) {
-          const other = await lockEvent(tx, otherId);
-          const otherRevision = await bumpRevision(tx, other);
-          await appendChanges(tx, other, otherRevision, outcome.changes);
-        }
-      }
-      const result: WriteResult = { resourceId: outcome.resourceId, revision, updated: outcome.changed, replayed: false };
-      if (idempotency) await completeKey(tx, idempotency, { status: WRITES[write.operation].status, body: result });
-      return result;
-    }, TRANSACTION);
+    await ctx.transaction(statements);
+    return undefined;
   } catch (error) {
-    if (error instanceof KeyTaken && idempotency) {
+    if (TRANSIENT.has((error as { code?: string }).code ?? '')) return RETRY;
+    const failed = guardFailure(error);
+    if (!failed) throw error;
+    if (failed.check === 'revision') throw revisionMismatch(Number(failed.value));
+    if (failed.check === 'stale') return RETRY;
+    if (failed.check === 'not_found') throw notFound('The event');
+    if (failed.check === 'key_taken' && idempotency) {
       // The key's first request committed: replay it (even if the revision has moved on since).
       const replay = await findReplay(ctx.db, idempotency);
       if (replay) return { ...(replay.body as WriteResult), replayed: true };
       // Its record had expired: the key is free again.
-      if (mayRetry && (await releaseExpiredKey(ctx.db, idempotency))) return transact(ctx, write, expected, idempotency, false);
+      if (await releaseExpiredKey(ctx.db, idempotency)) return RETRY;
       throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
     }
     throw error;
   }
+}
+
+/** Each event's revision moves on by one; each gets a change-log row per change, at its new revision. */
+function recordChanges(events: EventState[], changes: Change[]): SqlStatement {
+  const rows = events.flatMap((event) =>
+    changes.map((change) => ({ event, change, revision: event.revision + 1 })),
+  );
+  const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
+  return {
+    text: RECORD_CHANGES_SQL,
+    values: [
+      events.map((event) => event.id),
+      column(() => `chg_${randomUUID().replace(/-/g, '')}`),
+      column((row) => row.change.type),
+      column((row) => row.event.organisationId),
+      column((row) => row.event.id),
+      column((row) => row.change.resourceType),
+      column((row) => row.change.resourceId),
+      column((row) => row.revision),
+      column((row) => JSON.stringify({ ...row.change.payload, eventId: row.event.id, revision: row.revision })),
+    ],
+  };
 }

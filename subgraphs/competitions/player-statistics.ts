@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
-import { Prisma } from '../shared/db/generated/client.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+import { playerStatisticsStatement, type PlayerStatisticsRow } from './statements.ts';
 
 /**
  * Pages already computed, by ETag. The ETag holds the event revision, and every change to an event's
@@ -25,30 +25,7 @@ function remember(etag: string, page: Page<PlayerStatistics>) {
 export const LIVE_SCOPE_LIMIT = 200;
 const IN_PLAY_STATES = ['live'];
 
-/** Totals a player's statistics rows add up to. */
-interface Totals {
-  matchesPlayed: number;
-  roundsPlayed: number;
-  roundsWon: number;
-  kills: number;
-  deaths: number;
-  assists: number;
-  headshots: number;
-  openingKills: number;
-  openingDeaths: number;
-  plants: number;
-  defuserDisables: number;
-  clutchSituations: number;
-  clutchWins: number;
-}
-
-interface Identity {
-  userId: string | null;
-  profileId: string;
-  displayName: string;
-}
-
-export interface PlayerStatistics extends Identity, Totals {
+export interface PlayerStatistics extends Omit<PlayerStatisticsRow, 'matchesWon' | 'kastRounds' | 'survivedRounds' | 'damage'> {
   kdr: number;
   kpr: number;
   kostPercent: number;
@@ -57,23 +34,13 @@ export interface PlayerStatistics extends Identity, Totals {
   survivalPercent: number;
   plantPercent: number;
   defusePercent: number;
-  rating: number;
-}
-
-/** A row of the aggregation: the totals, what the rates need, and the rating (the sort key). */
-interface Row extends Identity, Totals {
-  matchesWon: number;
-  kastRounds: number;
-  survivedRounds: number;
-  damage: number;
-  rating: number;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 
 /** The derived rates; rating is computed in SQL (the sort key) with the same formula as ratingOf. */
-function toStatistics({ matchesWon, kastRounds, survivedRounds, damage, rating, ...totals }: Row): PlayerStatistics {
+export function toStatistics({ matchesWon, kastRounds, survivedRounds, damage, rating, ...totals }: PlayerStatisticsRow): PlayerStatistics {
   const row = { ...totals, matchesWon, kastRounds, survivedRounds, damage, rating };
   return {
     ...totals,
@@ -154,39 +121,9 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
     }
   }
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
-  const stageFilter = args.stageId ? Prisma.sql`AND s."stageId" = ${args.stageId}` : Prisma.empty;
-  const groupFilter = args.groupId ? Prisma.sql`AND s."groupId" = ${args.groupId}` : Prisma.empty;
-  const afterFilter = after ? Prisma.sql`WHERE (t.rating < ${after[0]} OR (t.rating = ${after[0]} AND t."profileId" > ${after[1]}))` : Prisma.empty;
-  const rows = await ctx.db.$queryRaw<Row[]>`
-    WITH totals AS (
-      SELECT s."profileId",
-             (array_agg(s."userId" ORDER BY s."matchId" DESC))[1] AS "userId",
-             (array_agg(s."displayName" ORDER BY s."matchId" DESC))[1] AS "displayName",
-             COUNT(DISTINCT s."matchId")::int AS "matchesPlayed",
-             COUNT(DISTINCT s."matchId") FILTER (WHERE s.won)::int AS "matchesWon",
-             SUM(s."roundsPlayed")::int AS "roundsPlayed", SUM(s."roundsWon")::int AS "roundsWon",
-             SUM(s.kills)::int AS kills, SUM(s.deaths)::int AS deaths, SUM(s.assists)::int AS assists,
-             SUM(s.headshots)::int AS headshots, SUM(s."openingKills")::int AS "openingKills",
-             SUM(s."openingDeaths")::int AS "openingDeaths", SUM(s.plants)::int AS plants,
-             SUM(s."defuserDisables")::int AS "defuserDisables", SUM(s."clutchSituations")::int AS "clutchSituations",
-             SUM(s."clutchWins")::int AS "clutchWins", SUM(s."kastRounds")::int AS "kastRounds",
-             SUM(s."survivedRounds")::int AS "survivedRounds", SUM(s.damage)::int AS damage
-      FROM "PlayerMatchStat" s
-      WHERE s."eventId" = ${event.id} ${stageFilter} ${groupFilter}
-      GROUP BY s."profileId"
-    ), rated AS (
-      SELECT totals.*,
-             CASE WHEN "roundsPlayed" = 0 THEN 0::float8 ELSE
-               0.0073 * (100.0 * "kastRounds" / "roundsPlayed") + 0.3591 * (kills::float8 / "roundsPlayed")
-               - 0.5329 * (deaths::float8 / "roundsPlayed")
-               + 0.2372 * (2.13 * (kills::float8 / "roundsPlayed") + 0.42 * (assists::float8 / "roundsPlayed") - 0.41)
-               + 0.0032 * (damage::float8 / "roundsPlayed") + 0.1587
-             END::float8 AS rating
-      FROM totals
-    )
-    SELECT * FROM rated t ${afterFilter}
-    ORDER BY t.rating DESC, t."profileId" ASC
-    LIMIT ${limit + 1}`;
+  const statement = playerStatisticsStatement({ stage: Boolean(args.stageId), group: Boolean(args.groupId), after: Boolean(after) }, limit + 1);
+  const values = [event.id, ...(args.stageId ? [args.stageId] : []), ...(args.groupId ? [args.groupId] : []), ...(after ?? [])];
+  const rows = await ctx.sql<PlayerStatisticsRow>(statement, values);
   const page = pageOf(rows, limit, binding, (row) => [Number(row.rating), row.profileId], (row) => toStatistics({ ...row, rating: Number(row.rating) }));
   remember(etag, page);
   return { etag, notModified: false, ...page };

@@ -1,8 +1,10 @@
-// The competitions subgraph's own SQL on the hot read paths, with the row types they return, run as
-// named prepared statements on the driver (ctx.sql). Everything else goes through Prisma's model API.
+// The competitions subgraph's own SQL, run as named prepared statements on the driver: the hot read
+// paths (ctx.sql), with the row types they return, and the statements of the event-write transaction
+// (ctx.transaction). Everything else goes through Prisma's model API.
 // Timestamps are stored in UTC without a zone and read as ISO 8601 text, so no driver time zone applies.
 
 import type { Event } from '../shared/db/generated/client.ts';
+import { failWith } from '../shared/db/guards.ts';
 
 const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -77,3 +79,165 @@ export const READABLE_EVENTS_SQL = `
             AND ((i."targetType" = 'event' AND i."targetId" = e.id) OR (i."targetType" = 'organisation' AND i."targetId" = e."organisationId"))
           ORDER BY i."targetType" = 'event' DESC LIMIT 1) AS "installationId"
   FROM "Event" e WHERE e.id = ANY($1::text[])`;
+
+/** A player's totals over the matches in scope, what the derived rates need, and the rating (the sort key). */
+export interface PlayerStatisticsRow {
+  userId: string | null;
+  profileId: string;
+  displayName: string;
+  matchesPlayed: number;
+  matchesWon: number;
+  roundsPlayed: number;
+  roundsWon: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  headshots: number;
+  openingKills: number;
+  openingDeaths: number;
+  plants: number;
+  defuserDisables: number;
+  clutchSituations: number;
+  clutchWins: number;
+  kastRounds: number;
+  survivedRounds: number;
+  damage: number;
+  rating: number;
+}
+
+const playerStatisticsStatements = new Map<string, string>();
+
+/**
+ * A page of player statistics of event $1, best rating first: then the stage and group filters given
+ * and the cursor's (rating, profileId). One text per combination, the row count written into it.
+ * The rating is ratingOf's formula (player-statistics.ts).
+ */
+export function playerStatisticsStatement(filters: { stage: boolean; group: boolean; after: boolean }, rows: number): string {
+  if (!Number.isInteger(rows) || rows < 1 || rows > 101) throw new Error(`page of ${rows} rows`);
+  const key = `${Number(filters.stage)}${Number(filters.group)}${Number(filters.after)}:${rows}`;
+  let text = playerStatisticsStatements.get(key);
+  if (!text) {
+    const conditions = ['s."eventId" = $1'];
+    let next = 2;
+    if (filters.stage) conditions.push(`s."stageId" = $${next++}`);
+    if (filters.group) conditions.push(`s."groupId" = $${next++}`);
+    const after = filters.after ? `WHERE (t.rating < $${next} OR (t.rating = $${next} AND t."profileId" > $${next + 1}::text))` : '';
+    text = `
+      WITH totals AS (
+        SELECT s."profileId",
+               (array_agg(s."userId" ORDER BY s."matchId" DESC))[1] AS "userId",
+               (array_agg(s."displayName" ORDER BY s."matchId" DESC))[1] AS "displayName",
+               COUNT(DISTINCT s."matchId")::int AS "matchesPlayed",
+               COUNT(DISTINCT s."matchId") FILTER (WHERE s.won)::int AS "matchesWon",
+               SUM(s."roundsPlayed")::int AS "roundsPlayed", SUM(s."roundsWon")::int AS "roundsWon",
+               SUM(s.kills)::int AS kills, SUM(s.deaths)::int AS deaths, SUM(s.assists)::int AS assists,
+               SUM(s.headshots)::int AS headshots, SUM(s."openingKills")::int AS "openingKills",
+               SUM(s."openingDeaths")::int AS "openingDeaths", SUM(s.plants)::int AS plants,
+               SUM(s."defuserDisables")::int AS "defuserDisables", SUM(s."clutchSituations")::int AS "clutchSituations",
+               SUM(s."clutchWins")::int AS "clutchWins", SUM(s."kastRounds")::int AS "kastRounds",
+               SUM(s."survivedRounds")::int AS "survivedRounds", SUM(s.damage)::int AS damage
+        FROM "PlayerMatchStat" s
+        WHERE ${conditions.join(' AND ')}
+        GROUP BY s."profileId"
+      ), rated AS (
+        SELECT totals.*,
+               CASE WHEN "roundsPlayed" = 0 THEN 0::float8 ELSE
+                 0.0073 * (100.0 * "kastRounds" / "roundsPlayed") + 0.3591 * (kills::float8 / "roundsPlayed")
+                 - 0.5329 * (deaths::float8 / "roundsPlayed")
+                 + 0.2372 * (2.13 * (kills::float8 / "roundsPlayed") + 0.42 * (assists::float8 / "roundsPlayed") - 0.41)
+                 + 0.0032 * (damage::float8 / "roundsPlayed") + 0.1587
+               END::float8 AS rating
+        FROM totals
+      )
+      SELECT * FROM rated t ${after}
+      ORDER BY t.rating DESC, t."profileId" ASC
+      LIMIT ${rows}`;
+    playerStatisticsStatements.set(key, text);
+  }
+  return text;
+}
+
+// ── Writes ───────────────────────────────────────────────────────────────────
+// Statements of the event-write transaction (event-write.ts), run after the event is locked. Rows
+// written here carry their timestamps in UTC like Prisma's.
+
+const NOW = `(now() AT TIME ZONE 'UTC')`;
+
+/** The event as a write plans against it. */
+export const EVENT_STATE_SQL = `SELECT id, "organisationId", state, revision FROM "Event" WHERE id = $1`;
+
+/**
+ * Locks the event ($1) and fails guard `not_found`, `revision` (it is not at If-Match's $2; null
+ * checks nothing) or `stale` (not at $3, the revision the write was planned at) with its current revision.
+ */
+export const LOCK_EVENT_SQL = `
+  SELECT CASE
+           WHEN e.revision IS NULL THEN ${failWith('not_found', 'coalesce(e.revision, 0)')}
+           WHEN e.revision <> $2 THEN ${failWith('revision', 'e.revision')}
+           WHEN e.revision <> $3 THEN ${failWith('stale', 'e.revision')}
+         END AS guard
+  FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT revision FROM "Event" WHERE id = $1 FOR UPDATE) e ON true`;
+
+/** Moves the events' revisions ($1) on by one and appends their change-log rows, in order. */
+export const RECORD_CHANGES_SQL = `
+  WITH bumped AS (UPDATE "Event" SET revision = revision + 1, "updatedAt" = ${NOW} WHERE id = ANY($1::text[]))
+  INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, "createdAt")
+  SELECT c.id, c.type, c.organisation, c.event, c."resourceType", c."resourceId", c.revision, c.payload::jsonb, ${NOW}
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[])
+       WITH ORDINALITY AS c(id, type, organisation, event, "resourceType", "resourceId", revision, payload, n)
+  ORDER BY c.n`;
+
+export const PUBLISH_EVENT_SQL = `UPDATE "Event" SET state = 'scheduled' WHERE id = $1`;
+
+/** The stage goes last: its position is computed here, under the event's lock. */
+export const INSERT_STAGE_SQL = `
+  INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position, status, "startsAt", "endsAt", "createdAt")
+  SELECT $1, $2, $3, $4, $5, COALESCE(MAX(position), 0) + 1, 'pending', $6::timestamp, $7::timestamp, ${NOW}
+  FROM "Stage" WHERE "eventId" = $2`;
+
+/** Groups $3 (ids) named $4 of stage $2 in event $1, positioned in order. */
+export const INSERT_GROUPS_SQL = `
+  INSERT INTO "Group" (id, "eventId", "stageId", name, position, "createdAt")
+  SELECT g.id, $1, $2, g.name, g.n, ${NOW} FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS g(id, name, n)`;
+
+export const SET_FIRST_STAGE_SQL = `UPDATE "Event" SET "firstStageId" = $2 WHERE id = $1 AND "firstStageId" IS NULL`;
+
+export const REPLACE_MAP_POOL_SQL = [
+  `DELETE FROM "EventMapPool" WHERE "eventId" = $1`,
+  `INSERT INTO "EventMapPool" ("eventId", "mapId", position) SELECT $1, m.id, m.n FROM unnest($2::text[]) WITH ORDINALITY AS m(id, n)`,
+] as const;
+
+export const REPLACE_VETO_CONFIGURATIONS_SQL = [
+  `DELETE FROM "VetoConfiguration" WHERE "eventId" = $1`,
+  `INSERT INTO "VetoConfiguration" ("eventId", "bestOf", steps) SELECT $1, v."bestOf", v.steps::jsonb FROM unnest($2::int[], $3::text[]) AS v("bestOf", steps)`,
+] as const;
+
+export const INSERT_INVITATION_SQL = `
+  INSERT INTO "Invitation" (id, "eventId", "teamId", "stageId", "groupId", message, status, "createdAt")
+  VALUES ($1, $2, $3, $4, $5, $6, 'pending', ${NOW})`;
+
+export const INSERT_STANDING_ADJUSTMENT_SQL = `
+  INSERT INTO "StandingAdjustment" (id, "eventId", "stageId", "groupId", "participantId", points, reason, "createdAt")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, ${NOW})`;
+
+export const ADD_STANDING_POINTS_SQL = `UPDATE "Standing" SET points = points + $2 WHERE id = $1`;
+
+export const UPDATE_PARTICIPANT_SQL = {
+  status: `UPDATE "Participant" SET status = $2, "updatedAt" = ${NOW} WHERE id = $1`,
+  selected_groups: `UPDATE "Participant" SET "selectedGroupIds" = $2::text[], "updatedAt" = ${NOW} WHERE id = $1`,
+  signup_answers: `UPDATE "Participant" SET "signupAnswers" = $2::jsonb, "updatedAt" = ${NOW} WHERE id = $1`,
+} as const;
+
+export const DELETE_PARTICIPANT_SQL = `DELETE FROM "Participant" WHERE id = $1`;
+
+export const LINEUP_SQL = {
+  remove: `DELETE FROM "LineupMember" WHERE "participantId" = $1 AND "userId" = $2`,
+  setRole: `UPDATE "LineupMember" SET role = $3 WHERE "participantId" = $1 AND "userId" = $2`,
+  put: `INSERT INTO "LineupMember" ("participantId", "userId", role, "createdAt") VALUES ($1, $2, $3, ${NOW})
+        ON CONFLICT ("participantId", "userId") DO UPDATE SET role = EXCLUDED.role`,
+} as const;
+
+export const REPLACE_PLAYDAY_STAFF_SQL = [
+  `DELETE FROM "PlaydayStaff" WHERE "playdayId" = $1`,
+  `INSERT INTO "PlaydayStaff" ("playdayId", "userId", role) SELECT $1, s."userId", s.role FROM unnest($2::text[], $3::text[]) AS s("userId", role)`,
+] as const;

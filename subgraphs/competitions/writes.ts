@@ -1,11 +1,27 @@
-// The nine competition writes: what each checks and changes inside runEventWrite's transaction.
+// The nine competition writes: what each reads and checks (its plan, through Prisma's model API)
+// and the statements it has runEventWrite apply in the event's transaction (statements.ts).
 import type { SubgraphContext } from '../shared/context.ts';
 import { newId } from '../shared/crypto.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
-import type { Prisma } from '../shared/db/generated/client.ts';
+import type { Db } from '../shared/db/database.ts';
 import { validate } from '../shared/validation.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import { runEventWrite, type LockedEvent, type Tx, type WriteResult } from './event-write.ts';
+import { runEventWrite, type EventState, type WriteResult } from './event-write.ts';
+import {
+  ADD_STANDING_POINTS_SQL,
+  DELETE_PARTICIPANT_SQL,
+  INSERT_GROUPS_SQL,
+  INSERT_INVITATION_SQL,
+  INSERT_STAGE_SQL,
+  INSERT_STANDING_ADJUSTMENT_SQL,
+  LINEUP_SQL,
+  PUBLISH_EVENT_SQL,
+  REPLACE_MAP_POOL_SQL,
+  REPLACE_PLAYDAY_STAFF_SQL,
+  REPLACE_VETO_CONFIGURATIONS_SQL,
+  SET_FIRST_STAGE_SQL,
+  UPDATE_PARTICIPANT_SQL,
+} from './statements.ts';
 import {
   invitationInput,
   lineupInput,
@@ -26,11 +42,12 @@ export interface Preconditions {
 const conflict = (message: string, issue: string) => new ApiError('conflict', message, [{ issue }]);
 const CLOSED_STATES = ['completed', 'cancelled'];
 
-function assertOpen(event: LockedEvent) {
+function assertOpen(event: EventState) {
   if (CLOSED_STATES.includes(event.state)) throw conflict(`The event is ${event.state}: its structure can no longer change.`, 'event_closed');
 }
 
 const sameJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+const unchanged = (resourceId: string) => ({ resourceId, changed: false, changes: [], statements: [] });
 
 // ── publish ──────────────────────────────────────────────────────────────────
 export const PUBLISHABLE_STATES = ['draft'];
@@ -42,14 +59,18 @@ export function publishEvent(ctx: SubgraphContext, eventId: string, body: unknow
     eventId,
     ...pre,
     request: {},
-    async apply(tx, event) {
+    async plan(db, event) {
       if (!PUBLISHABLE_STATES.includes(event.state)) {
         throw conflict(`Only a draft event can be published; this one is ${event.state}.`, 'not_publishable');
       }
-      const stages = await tx.stage.count({ where: { eventId } });
+      const stages = await db.stage.count({ where: { eventId } });
       if (stages === 0) throw conflict('An event needs at least one stage before it is published.', 'no_stages');
-      await tx.event.update({ where: { id: eventId }, data: { state: 'scheduled' } });
-      return { resourceId: eventId, changed: true, changes: [{ type: 'event.published', resourceType: 'event', resourceId: eventId, payload: { state: 'scheduled' } }] };
+      return {
+        resourceId: eventId,
+        changed: true,
+        changes: [{ type: 'event.published', resourceType: 'event', resourceId: eventId, payload: { state: 'scheduled' } }],
+        statements: [{ text: PUBLISH_EVENT_SQL, values: [eventId] }],
+      };
     },
   });
 }
@@ -62,12 +83,12 @@ export function updateVetoSettings(ctx: SubgraphContext, eventId: string, body: 
     eventId,
     ...pre,
     request: input,
-    async apply(tx, event) {
+    async plan(db, event) {
       assertOpen(event);
-      const currentPool = (await tx.eventMapPool.findMany({ where: { eventId }, orderBy: { position: 'asc' } })).map((row) => row.mapId);
+      const currentPool = (await db.eventMapPool.findMany({ where: { eventId }, orderBy: { position: 'asc' } })).map((row) => row.mapId);
       const pool = input.mapPool ?? currentPool;
       if (input.mapPool) {
-        const known = await tx.map.findMany({ where: { id: { in: input.mapPool } }, select: { id: true } });
+        const known = await db.map.findMany({ where: { id: { in: input.mapPool } }, select: { id: true } });
         const knownIds = new Set(known.map((map) => map.id));
         const unknown = input.mapPool.map((mapId, index) => ({ mapId, index })).filter(({ mapId }) => !knownIds.has(mapId));
         if (unknown.length) throw validationFailed('Unknown maps in mapPool.', unknown.map(({ index }) => ({ field: `mapPool.${index}`, issue: 'unknown map' })));
@@ -76,15 +97,23 @@ export function updateVetoSettings(ctx: SubgraphContext, eventId: string, body: 
       const configurations = input.configurations
         .map((config, index) => ({ bestOf: config.bestOf, steps: normaliseVeto(config.steps, pool.length, config.bestOf, `configurations.${index}`) }))
         .sort((a, b) => a.bestOf - b.bestOf);
-      const current = (await tx.vetoConfiguration.findMany({ where: { eventId }, orderBy: { bestOf: 'asc' } })).map((row) => ({ bestOf: row.bestOf, steps: row.steps }));
-      if (sameJson(pool, currentPool) && sameJson(configurations, current)) return { resourceId: eventId, changed: false, changes: [] };
-      if (!sameJson(pool, currentPool)) {
-        await tx.eventMapPool.deleteMany({ where: { eventId } });
-        await tx.eventMapPool.createMany({ data: pool.map((mapId, index) => ({ eventId, mapId, position: index + 1 })) });
-      }
-      await tx.vetoConfiguration.deleteMany({ where: { eventId } });
-      await tx.vetoConfiguration.createMany({ data: configurations.map((config) => ({ eventId, bestOf: config.bestOf, steps: config.steps as unknown as Prisma.InputJsonValue })) });
-      return { resourceId: eventId, changed: true, changes: [{ type: 'veto.updated', resourceType: 'veto_settings', resourceId: eventId, payload: { mapPool: pool, configurations } }] };
+      const current = (await db.vetoConfiguration.findMany({ where: { eventId }, orderBy: { bestOf: 'asc' } })).map((row) => ({ bestOf: row.bestOf, steps: row.steps }));
+      if (sameJson(pool, currentPool) && sameJson(configurations, current)) return unchanged(eventId);
+      const [deletePool, insertPool] = REPLACE_MAP_POOL_SQL;
+      const [deleteConfigurations, insertConfigurations] = REPLACE_VETO_CONFIGURATIONS_SQL;
+      return {
+        resourceId: eventId,
+        changed: true,
+        changes: [{ type: 'veto.updated', resourceType: 'veto_settings', resourceId: eventId, payload: { mapPool: pool, configurations } }],
+        statements: [
+          ...(sameJson(pool, currentPool) ? [] : [{ text: deletePool, values: [eventId] }, { text: insertPool, values: [eventId, pool] }]),
+          { text: deleteConfigurations, values: [eventId] },
+          {
+            text: insertConfigurations,
+            values: [eventId, configurations.map((config) => config.bestOf), configurations.map((config) => JSON.stringify(config.steps))],
+          },
+        ],
+      };
     },
   });
 }
@@ -97,36 +126,33 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
     eventId,
     ...pre,
     request: input,
-    async apply(tx, event) {
+    async plan(_db, event) {
       assertOpen(event);
       const stageId = newId('stg');
-      // The stage goes last: its position is computed in the insert (the event row is locked).
-      await tx.$executeRaw`
-        INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position, status, "startsAt", "endsAt", "createdAt")
-        SELECT ${stageId}, ${eventId}, ${input.name}, ${input.format}, ${input.bestOf}, COALESCE(MAX(position), 0) + 1, 'pending',
-               ${input.startsAt ? new Date(input.startsAt) : null}::timestamp, ${input.endsAt ? new Date(input.endsAt) : null}::timestamp,
-               now() AT TIME ZONE 'UTC'
-        FROM "Stage" WHERE "eventId" = ${eventId}`;
-      const groups = (input.groups ?? []).map((group, index) => ({ id: newId('grp'), eventId, stageId, name: group.name, position: index + 1 }));
-      if (groups.length) await tx.group.createMany({ data: groups });
-      await tx.event.updateMany({ where: { id: eventId, firstStageId: null }, data: { firstStageId: stageId } });
+      const groups = (input.groups ?? []).map((group) => ({ id: newId('grp'), name: group.name }));
+      const timestamp = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
       return {
         resourceId: stageId,
         changed: true,
         changes: [{ type: 'stage.created', resourceType: 'stage', resourceId: stageId, payload: { stageId, name: input.name, format: input.format, bestOf: input.bestOf, groupIds: groups.map((g) => g.id) } }],
+        statements: [
+          { text: INSERT_STAGE_SQL, values: [stageId, eventId, input.name, input.format, input.bestOf, timestamp(input.startsAt), timestamp(input.endsAt)] },
+          ...(groups.length ? [{ text: INSERT_GROUPS_SQL, values: [eventId, stageId, groups.map((g) => g.id), groups.map((g) => g.name)] }] : []),
+          { text: SET_FIRST_STAGE_SQL, values: [eventId, stageId] },
+        ],
       };
     },
   });
 }
 
 // ── invitations ──────────────────────────────────────────────────────────────
-async function stageAndGroupOf(tx: Tx, eventId: string, stageId: string | null | undefined, groupId: string | null | undefined) {
+async function stageAndGroupOf(db: Db, eventId: string, stageId: string | null | undefined, groupId: string | null | undefined) {
   if (stageId) {
-    const stage = await tx.stage.findUnique({ where: { id: stageId }, select: { eventId: true } });
+    const stage = await db.stage.findUnique({ where: { id: stageId }, select: { eventId: true } });
     if (!stage || stage.eventId !== eventId) throw validationFailed('stageId is not a stage of this event.', [{ field: 'stageId', issue: 'not a stage of this event' }]);
   }
   if (groupId) {
-    const group = await tx.group.findUnique({ where: { id: groupId }, select: { stageId: true } });
+    const group = await db.group.findUnique({ where: { id: groupId }, select: { stageId: true } });
     if (!group || group.stageId !== stageId) throw validationFailed('groupId is not a group of that stage.', [{ field: 'groupId', issue: 'not a group of stageId' }]);
   }
 }
@@ -138,19 +164,19 @@ export function createInvitation(ctx: SubgraphContext, eventId: string, body: un
     eventId,
     ...pre,
     request: input,
-    async apply(tx, event) {
+    async plan(db, event) {
       assertOpen(event);
-      await stageAndGroupOf(tx, eventId, input.stageId, input.groupId);
-      const team = await tx.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
+      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
+      const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
       if (!team) throw validationFailed('teamId is not a team.', [{ field: 'teamId', issue: 'unknown team' }]);
-      if (await tx.participant.count({ where: { eventId, teamId: input.teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
-      if (await tx.invitation.count({ where: { eventId, teamId: input.teamId, status: 'pending' } })) throw conflict('The team already has a pending invitation to this event.', 'already_invited');
+      if (await db.participant.count({ where: { eventId, teamId: input.teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
+      if (await db.invitation.count({ where: { eventId, teamId: input.teamId, status: 'pending' } })) throw conflict('The team already has a pending invitation to this event.', 'already_invited');
       const invitationId = newId('inv');
-      await tx.invitation.create({ data: { id: invitationId, eventId, teamId: input.teamId, stageId: input.stageId, groupId: input.groupId, message: input.message, status: 'pending' } });
       return {
         resourceId: invitationId,
         changed: true,
         changes: [{ type: 'invitation.created', resourceType: 'invitation', resourceId: invitationId, payload: { invitationId, teamId: input.teamId, stageId: input.stageId ?? null, groupId: input.groupId ?? null } }],
+        statements: [{ text: INSERT_INVITATION_SQL, values: [invitationId, eventId, input.teamId, input.stageId ?? null, input.groupId ?? null, input.message ?? null] }],
       };
     },
   });
@@ -164,35 +190,40 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
     eventId,
     ...pre,
     request: input,
-    async apply(tx) {
-      await stageAndGroupOf(tx, eventId, input.stageId, input.groupId);
-      const participant = await tx.participant.findUnique({ where: { id: input.participantId }, select: { eventId: true, selectedGroupIds: true } });
+    async plan(db) {
+      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
+      const participant = await db.participant.findUnique({ where: { id: input.participantId }, select: { eventId: true, selectedGroupIds: true } });
       if (!participant || participant.eventId !== eventId) throw validationFailed('participantId is not a participant of this event.', [{ field: 'participantId', issue: 'not a participant of this event' }]);
       // A participant belongs to a stage (group) when it stands or plays there, or chose that group.
       const where = { stageId: input.stageId, ...(input.groupId ? { groupId: input.groupId } : {}) };
       const [standing, matches] = await Promise.all([
-        tx.standing.findFirst({ where: { ...where, participantId: input.participantId }, select: { id: true } }),
-        tx.match.count({ where: { ...where, OR: [{ participantAId: input.participantId }, { participantBId: input.participantId }] } }),
+        db.standing.findFirst({ where: { ...where, participantId: input.participantId }, select: { id: true } }),
+        db.match.count({ where: { ...where, OR: [{ participantAId: input.participantId }, { participantBId: input.participantId }] } }),
       ]);
       const chose = input.groupId ? participant.selectedGroupIds.includes(input.groupId) : false;
       if (!standing && !matches && !chose) {
         throw validationFailed(`The participant does not take part in that ${input.groupId ? 'group' : 'stage'}.`, [{ field: 'participantId', issue: `not in this ${input.groupId ? 'group' : 'stage'}` }]);
       }
       const adjustmentId = newId('adj');
-      await tx.standingAdjustment.create({ data: { id: adjustmentId, eventId, stageId: input.stageId, groupId: input.groupId, participantId: input.participantId, points: input.points, reason: input.reason } });
-      if (standing) await tx.standing.update({ where: { id: standing.id }, data: { points: { increment: input.points } } });
       return {
         resourceId: adjustmentId,
         changed: true,
         changes: [{ type: 'standing.adjusted', resourceType: 'standing_adjustment', resourceId: adjustmentId, payload: { adjustmentId, participantId: input.participantId, stageId: input.stageId, groupId: input.groupId ?? null, points: input.points } }],
+        statements: [
+          {
+            text: INSERT_STANDING_ADJUSTMENT_SQL,
+            values: [adjustmentId, eventId, input.stageId, input.groupId ?? null, input.participantId, input.points, input.reason ?? null],
+          },
+          ...(standing ? [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }] : []),
+        ],
       };
     },
   });
 }
 
 // ── participants ─────────────────────────────────────────────────────────────
-async function participantOf(tx: Tx, eventId: string, participantId: string) {
-  const participant = await tx.participant.findUnique({ where: { id: participantId } });
+async function participantOf(db: Db, eventId: string, participantId: string) {
+  const participant = await db.participant.findUnique({ where: { id: participantId } });
   if (!participant || participant.eventId !== eventId) throw notFound('The participant');
   return participant;
 }
@@ -204,25 +235,29 @@ export function updateParticipant(ctx: SubgraphContext, eventId: string, partici
     eventId,
     ...pre,
     request: { participantId, input },
-    async apply(tx) {
-      const participant = await participantOf(tx, eventId, participantId);
-      let data: Prisma.ParticipantUpdateInput;
+    async plan(db) {
+      const participant = await participantOf(db, eventId, participantId);
+      let value: unknown;
       if (input.action === 'status') {
-        if (participant.status === input.status) return { resourceId: participantId, changed: false, changes: [] };
-        data = { status: input.status };
+        if (participant.status === input.status) return unchanged(participantId);
+        value = input.status;
       } else if (input.action === 'selected_groups') {
-        const groups = await tx.group.findMany({ where: { id: { in: input.groupIds } }, select: { id: true, eventId: true } });
+        const groups = await db.group.findMany({ where: { id: { in: input.groupIds } }, select: { id: true, eventId: true } });
         const ofEvent = new Set(groups.filter((g) => g.eventId === eventId).map((g) => g.id));
         const bad = input.groupIds.map((groupId, index) => ({ groupId, index })).filter(({ groupId }) => !ofEvent.has(groupId));
         if (bad.length) throw validationFailed('groupIds holds groups that are not groups of this event.', bad.map(({ index }) => ({ field: `groupIds.${index}`, issue: 'not a group of this event' })));
-        if (sameJson(participant.selectedGroupIds, input.groupIds)) return { resourceId: participantId, changed: false, changes: [] };
-        data = { selectedGroupIds: input.groupIds };
+        if (sameJson(participant.selectedGroupIds, input.groupIds)) return unchanged(participantId);
+        value = input.groupIds;
       } else {
-        if (sameJson(participant.signupAnswers, input.answers)) return { resourceId: participantId, changed: false, changes: [] };
-        data = { signupAnswers: input.answers as Prisma.InputJsonValue };
+        if (sameJson(participant.signupAnswers, input.answers)) return unchanged(participantId);
+        value = JSON.stringify(input.answers);
       }
-      await tx.participant.update({ where: { id: participantId }, data });
-      return { resourceId: participantId, changed: true, changes: [{ type: 'participant.updated', resourceType: 'participant', resourceId: participantId, payload: { participantId, action: input.action } }] };
+      return {
+        resourceId: participantId,
+        changed: true,
+        changes: [{ type: 'participant.updated', resourceType: 'participant', resourceId: participantId, payload: { participantId, action: input.action } }],
+        statements: [{ text: UPDATE_PARTICIPANT_SQL[input.action], values: [participantId, value] }],
+      };
     },
   });
 }
@@ -233,12 +268,16 @@ export function deleteParticipant(ctx: SubgraphContext, eventId: string, partici
     eventId,
     ...pre,
     request: { participantId },
-    async apply(tx) {
-      await participantOf(tx, eventId, participantId);
-      const placed = await tx.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }] } });
+    async plan(db) {
+      await participantOf(db, eventId, participantId);
+      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }] } });
       if (placed) throw conflict('The participant is placed in matches: a registration can only be removed before placement.', 'placed_in_matches');
-      await tx.participant.delete({ where: { id: participantId } });
-      return { resourceId: participantId, changed: true, changes: [{ type: 'participant.deleted', resourceType: 'participant', resourceId: participantId, payload: { participantId } }] };
+      return {
+        resourceId: participantId,
+        changed: true,
+        changes: [{ type: 'participant.deleted', resourceType: 'participant', resourceId: participantId, payload: { participantId } }],
+        statements: [{ text: DELETE_PARTICIPANT_SQL, values: [participantId] }],
+      };
     },
   });
 }
@@ -253,52 +292,61 @@ export function changeLineup(ctx: SubgraphContext, eventId: string, participantI
     eventId,
     ...pre,
     request: { participantId, input },
-    async apply(tx, event) {
-      const participant = await participantOf(tx, eventId, participantId);
+    async plan(db, event) {
+      const participant = await participantOf(db, eventId, participantId);
       if (input.operation === 'add_member') {
-        const member = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId: participant.teamId, userId: input.userId } } });
+        const member = await db.teamMember.findUnique({ where: { teamId_userId: { teamId: participant.teamId, userId: input.userId } } });
         if (!member) throw validationFailed('userId is not a member of the team.', [{ field: 'userId', issue: 'not a member of the team' }]);
       }
       // scope team: every open registration of this team in events of the same organisation.
-      const registrations =
+      const registrations: { id: string; event: EventState }[] =
         input.scope === 'event'
-          ? [{ id: participantId, eventId }]
-          : await tx.participant.findMany({
+          ? [{ id: participantId, event }]
+          : await db.participant.findMany({
               where: { teamId: participant.teamId, event: { organisationId: event.organisationId, state: { notIn: CLOSED_STATES } } },
-              select: { id: true, eventId: true },
+              select: { id: true, event: { select: { id: true, organisationId: true, state: true, revision: true } } },
             });
-      if (!registrations.some((r) => r.id === participantId)) registrations.push({ id: participantId, eventId });
-      const changedEvents = new Set<string>();
+      if (!registrations.some((r) => r.id === participantId)) registrations.push({ id: participantId, event });
+      const ids = registrations.map((r) => r.id);
+      const [members, sizes] = await Promise.all([
+        db.lineupMember.findMany({ where: { participantId: { in: ids }, userId: input.userId } }),
+        input.operation === 'add_member' ? db.lineupMember.groupBy({ by: ['participantId'], where: { participantId: { in: ids } }, _count: true }) : [],
+      ]);
+      const currentOf = new Map(members.map((member) => [member.participantId, member]));
+      const sizeOf = new Map(sizes.map((size) => [size.participantId, size._count]));
+      const statements = [];
+      const changedEvents = new Map<string, EventState>();
       for (const registration of registrations) {
-        const key = { participantId_userId: { participantId: registration.id, userId: input.userId } };
-        const current = await tx.lineupMember.findUnique({ where: key });
+        const current = currentOf.get(registration.id);
         const isThis = registration.id === participantId;
+        const values = [registration.id, input.userId, input.role];
         if (input.operation === 'remove_member') {
           if (!current) continue;
-          await tx.lineupMember.delete({ where: key });
+          statements.push({ text: LINEUP_SQL.remove, values: values.slice(0, 2) });
         } else if (input.operation === 'set_role') {
           if (!current) {
             if (isThis) throw validationFailed('userId is not in this lineup.', [{ field: 'userId', issue: 'not in the lineup' }]);
             continue;
           }
           if (current.role === input.role) continue;
-          await tx.lineupMember.update({ where: key, data: { role: input.role! } });
+          statements.push({ text: LINEUP_SQL.setRole, values });
         } else {
           if (current?.role === input.role) continue;
-          if (!current && (await tx.lineupMember.count({ where: { participantId: registration.id } })) >= MAX_LINEUP) {
+          if (!current && (sizeOf.get(registration.id) ?? 0) >= MAX_LINEUP) {
             if (isThis) throw conflict(`A lineup holds at most ${MAX_LINEUP} members.`, 'lineup_full');
             continue;
           }
-          await tx.lineupMember.upsert({ where: key, create: { participantId: registration.id, userId: input.userId, role: input.role! }, update: { role: input.role! } });
+          statements.push({ text: LINEUP_SQL.put, values });
         }
-        changedEvents.add(registration.eventId);
+        changedEvents.set(registration.event.id, registration.event);
       }
-      const changed = changedEvents.size > 0;
+      if (changedEvents.size === 0) return unchanged(participantId);
       return {
         resourceId: participantId,
-        changed,
-        changes: changed ? [{ type: 'lineup.updated', resourceType: 'participant', resourceId: participantId, payload: { participantId, operation: input.operation, userId: input.userId, role: input.role ?? null, scope: input.scope } }] : [],
-        alsoChangedEventIds: [...changedEvents].filter((id) => id !== eventId),
+        changed: true,
+        changes: [{ type: 'lineup.updated', resourceType: 'participant', resourceId: participantId, payload: { participantId, operation: input.operation, userId: input.userId, role: input.role ?? null, scope: input.scope } }],
+        statements,
+        alsoChanged: [...changedEvents.values()].filter((other) => other.id !== eventId),
       };
     },
   });
@@ -312,19 +360,26 @@ export function replacePlaydayStaff(ctx: SubgraphContext, eventId: string, playd
     eventId,
     ...pre,
     request: { playdayId, input },
-    async apply(tx) {
-      const playday = await tx.playday.findUnique({ where: { id: playdayId }, select: { eventId: true } });
+    async plan(db) {
+      const playday = await db.playday.findUnique({ where: { id: playdayId }, select: { eventId: true } });
       if (!playday || playday.eventId !== eventId) throw notFound('The playday');
       const userIds = [...new Set(input.staff.map((s) => s.userId))];
-      const known = new Set((await tx.user.findMany({ where: { id: { in: userIds } }, select: { id: true } })).map((u) => u.id));
+      const known = new Set((await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true } })).map((u) => u.id));
       const unknown = input.staff.map((s, index) => ({ ...s, index })).filter((s) => !known.has(s.userId));
       if (unknown.length) throw validationFailed('Unknown users in staff.', unknown.map(({ index }) => ({ field: `staff.${index}.userId`, issue: 'unknown user' })));
       const key = (s: { userId: string; role: string }) => `${s.userId}|${s.role}`;
-      const current = await tx.playdayStaff.findMany({ where: { playdayId }, select: { userId: true, role: true } });
-      if (sameJson(current.map(key).sort(), input.staff.map(key).sort())) return { resourceId: playdayId, changed: false, changes: [] };
-      await tx.playdayStaff.deleteMany({ where: { playdayId } });
-      await tx.playdayStaff.createMany({ data: input.staff.map((s) => ({ playdayId, userId: s.userId, role: s.role })) });
-      return { resourceId: playdayId, changed: true, changes: [{ type: 'playday.staff_updated', resourceType: 'playday', resourceId: playdayId, payload: { playdayId, staff: input.staff } }] };
+      const current = await db.playdayStaff.findMany({ where: { playdayId }, select: { userId: true, role: true } });
+      if (sameJson(current.map(key).sort(), input.staff.map(key).sort())) return unchanged(playdayId);
+      const [deleteStaff, insertStaff] = REPLACE_PLAYDAY_STAFF_SQL;
+      return {
+        resourceId: playdayId,
+        changed: true,
+        changes: [{ type: 'playday.staff_updated', resourceType: 'playday', resourceId: playdayId, payload: { playdayId, staff: input.staff } }],
+        statements: [
+          { text: deleteStaff, values: [playdayId] },
+          { text: insertStaff, values: [playdayId, input.staff.map((s) => s.userId), input.staff.map((s) => s.role)] },
+        ],
+      };
     },
   });
 }

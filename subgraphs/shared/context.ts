@@ -17,6 +17,8 @@ export interface RequestScope {
 export interface SubgraphContext {
   db: Db;
   sql: SqlRunner;
+  /** Statements in one transaction, sent back to back (Database.transaction). */
+  transaction: Database['transaction'];
   scope: RequestScope;
   requestId: string;
   /** The caller's authority; rejects with invalid_token. */
@@ -28,6 +30,7 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
   return {
     db: database.prisma,
     sql: database.sql,
+    transaction: database.transaction,
     scope,
     requestId: scope.requestId,
     authority: () => (scope.authority ??= resolveAuthority(database.sql, scope.authorization)),

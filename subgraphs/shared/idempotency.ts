@@ -2,10 +2,11 @@
 // the write's own transaction. The record is claimed first in that transaction, so a concurrent
 // request with the same key waits on it and then replays the committed result; if the first one
 // rolled back, the waiting one simply proceeds. A key already taken is looked up only then: a new
-// key costs no extra statement.
+// key costs no extra round trip.
 import { createHash } from 'node:crypto';
 import type { Db } from './db/database.ts';
-import type { Prisma } from './db/generated/client.ts';
+import type { SqlStatement } from './db/database.ts';
+import { failWith } from './db/guards.ts';
 import { ApiError } from './errors.ts';
 import { canonicalJson } from './canonical-json.ts';
 
@@ -57,21 +58,21 @@ export async function findReplay(db: Db, scope: IdempotencyScope): Promise<Store
   return { status: record.responseStatus!, body: record.responseBody };
 }
 
-/** Thrown when the key is already held: by a committed request (replay it) or an expired record. */
-export class KeyTaken extends Error {}
-
 /**
- * First statement of the write's transaction: claims the key. A concurrent request holding the
- * same key makes this wait until it commits (then the key is taken) or rolls back (then it is ours).
+ * First statement of the write's transaction: claims the key, or fails guard `key_taken`. A
+ * concurrent request holding the same key makes it wait until that one commits (the key is then
+ * taken) or rolls back (then it is ours).
  */
-export async function claimKey(tx: Prisma.TransactionClient, scope: IdempotencyScope): Promise<void> {
-  const claimed = await tx.$queryRaw<unknown[]>`
-    INSERT INTO "IdempotencyRecord" ("applicationId", method, route, key, "requestHash", state, "createdAt", "expiresAt")
-    VALUES (${scope.applicationId}, ${scope.method}, ${scope.route}, ${scope.key}, ${scope.requestHash}, 'in_progress',
-            now() AT TIME ZONE 'UTC', (now() AT TIME ZONE 'UTC') + ${`${IDEMPOTENCY_TTL_MS} milliseconds`}::interval)
-    ON CONFLICT DO NOTHING
-    RETURNING 1`;
-  if (claimed.length === 0) throw new KeyTaken();
+export function claimKeyStatement(scope: IdempotencyScope): SqlStatement {
+  return {
+    text: `WITH claimed AS (
+             INSERT INTO "IdempotencyRecord" ("applicationId", method, route, key, "requestHash", state, "createdAt", "expiresAt")
+             VALUES ($1, $2, $3, $4, $5, 'in_progress', now() AT TIME ZONE 'UTC', (now() AT TIME ZONE 'UTC') + $6::interval)
+             ON CONFLICT DO NOTHING
+             RETURNING 1)
+           SELECT CASE WHEN count(*) = 0 THEN ${failWith('key_taken', 'count(*)')} END AS guard FROM claimed`,
+    values: [scope.applicationId, scope.method, scope.route, scope.key, scope.requestHash, `${IDEMPOTENCY_TTL_MS} milliseconds`],
+  };
 }
 
 /** Removes this key's record if it has expired; true when it did (the key may then be used afresh). */
@@ -81,10 +82,10 @@ export async function releaseExpiredKey(db: Db, scope: IdempotencyScope): Promis
 }
 
 /** Last statement of the write's transaction: the response a retry will get. */
-export async function completeKey(tx: Prisma.TransactionClient, scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-  await tx.idempotencyRecord.update({
-    where: keyWhere(scope),
-    data: { state: 'completed', responseStatus: response.status, responseBody: response.body as Prisma.InputJsonValue },
-  });
+export function completeKeyStatement(scope: IdempotencyScope, response: StoredResponse): SqlStatement {
+  return {
+    text: `UPDATE "IdempotencyRecord" SET state = 'completed', "responseStatus" = $5, "responseBody" = $6::jsonb
+           WHERE "applicationId" = $1 AND method = $2 AND route = $3 AND key = $4`,
+    values: [scope.applicationId, scope.method, scope.route, scope.key, response.status, JSON.stringify(response.body)],
+  };
 }
-

@@ -10,6 +10,7 @@ import { authenticate, beginRequest } from './baseline-auth.ts';
 import { createStageHandler } from './baseline-create-stage.ts';
 import { esportsMatchHandler } from './baseline-esports-match.ts';
 import { eventListHandler } from './baseline-event-list.ts';
+import { playerStatisticsHandler } from './baseline-player-statistics.ts';
 
 export async function startBaseline(databaseUrl: string, port = 0) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
@@ -17,10 +18,12 @@ export async function startBaseline(databaseUrl: string, port = 0) {
   const createStage = createStageHandler(pool);
   const esportsMatch = esportsMatchHandler(pool);
   const eventList = eventListHandler(pool);
+  const playerStatistics = playerStatisticsHandler(pool);
   app.use(async (ctx) => {
     if (ctx.method === 'GET' && /^\/api\/v2\/esports\/matches\/[^/]+$/.test(ctx.path)) return esportsMatch(ctx);
     if (ctx.method === 'POST' && /^\/api\/v2\/events\/[^/]+\/stages$/.test(ctx.path)) return createStage(ctx);
     if (ctx.method === 'GET' && /^\/api\/v2\/organisations\/[^/]+\/events$/.test(ctx.path)) return eventList(ctx);
+    if (ctx.method === 'GET' && /^\/api\/v2\/events\/[^/]+\/statistics\/players$/.test(ctx.path)) return playerStatistics(ctx);
     if (ctx.path !== '/api/v2/auth/context') {
       ctx.status = 404;
       return;

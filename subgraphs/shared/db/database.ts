@@ -24,6 +24,12 @@ export interface Database {
    * Prisma's statements.
    */
   sql: SqlRunner;
+  /**
+   * Statements run in one transaction on one connection, sent back to back: on PostgreSQL they are
+   * pipelined, so the connection is held for the SQL alone and never waits on Node between two of
+   * them. The first failure rolls the transaction back and is thrown. Answers each statement's rows.
+   */
+  transaction(statements: SqlStatement[]): Promise<Record<string, unknown>[][]>;
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   describe: string;
@@ -32,6 +38,11 @@ export interface Database {
 }
 
 export type SqlRunner = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
 
 export interface DatabaseOptions {
   /** postgresql://… for PostgreSQL; otherwise PGlite in dataDir ('memory://' for an in-memory one). */
@@ -88,7 +99,9 @@ export function openDatabase(options: DatabaseOptions = {}): Database {
 export const pgliteDataDir = () => process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite');
 
 function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10), counter?: Counter): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Pipelined connections: a transaction's statements go out together (see transaction below); a
+  // single query, Prisma's included, behaves as on any connection.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true });
   pool.on('error', () => undefined);
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
@@ -101,6 +114,30 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
     sql: async <T>(text: string, params: unknown[]) => {
       if (counter) counter.count++;
       return (await pool.query({ name: statementName({ sql: text }), text, values: params })).rows as T[];
+    },
+    async transaction(statements) {
+      if (counter) counter.count += statements.length + 2;
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const sent = [
+          client.query('BEGIN'),
+          ...statements.map(({ text, values }) => client.query({ name: statementName({ sql: text }), text, values })),
+          client.query('COMMIT'),
+        ];
+        const settled = await Promise.allSettled(sent);
+        // After a failure the statements behind it are refused and COMMIT answers ROLLBACK.
+        const failure = settled.find((result) => result.status === 'rejected');
+        if (failure) {
+          const reason = (failure as PromiseRejectedResult).reason as Error & { code?: string };
+          if (!reason.code || client.getTransactionStatus() !== 'I') broken = reason;
+          throw reason;
+        }
+        return settled.slice(1, -1).map((result) => (result as PromiseFulfilledResult<pg.QueryResult>).value.rows);
+      } finally {
+        // A connection that failed outside SQL (or is somehow still in a transaction) is not reused.
+        client.release(broken);
+      }
     },
     queryCount: () => counter?.count ?? 0,
     query: (sql, params) => pool.query(sql, params as unknown[]),
@@ -151,6 +188,15 @@ function openPglite(dataDir: string, counter?: Counter): Database {
     sql: async <T>(text: string, params: unknown[]) => {
       if (counter) counter.count++;
       return (await client.query(text, params)).rows as T[];
+    },
+    async transaction(statements) {
+      if (counter) counter.count += statements.length + 2;
+      // One session in process: its transaction() holds it exclusively, statements run one by one.
+      return client.transaction(async (tx) => {
+        const rows: Record<string, unknown>[][] = [];
+        for (const { text, values } of statements) rows.push((await tx.query<Record<string, unknown>>(text, values)).rows);
+        return rows;
+      });
     },
     query: (sql, params) => client.query(sql, params as unknown[]) as Promise<{ rows: Record<string, unknown>[] }>,
     async listen(channel, onNotify) {
