@@ -8,11 +8,14 @@ import { authenticate, beginRequest } from './baseline-auth.ts';
 import { playerStatisticsStatement, READABLE_EVENTS_SQL, type PlayerStatisticsRow } from '../../subgraphs/competitions/statements.ts';
 import { toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
 
+// The REST body lists each player's fields in this order (the route operation's selection).
+const FIELDS = ['userId', 'profileId', 'displayName', 'matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins', 'kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'] as const;
+
 const cursorOf = (binding: string, key: unknown[]) =>
   Buffer.from(JSON.stringify({ b: createHash('sha256').update(binding).digest('base64url').slice(0, 10), k: key })).toString('base64url');
 
 export function playerStatisticsHandler(pool: pg.Pool) {
-  const pages = new Map<string, { data: unknown[]; meta: { hasMore: boolean; nextCursor: string | null } }>();
+  const pages = new Map<string, { data: unknown[]; meta: { nextCursor: string | null; hasMore: boolean } }>();
   return async (ctx: Context) => {
     const { fail } = beginRequest(ctx);
     const token = await authenticate(pool, ctx);
@@ -31,7 +34,11 @@ export function playerStatisticsHandler(pool: pg.Pool) {
       const hasMore = rows.length > limit;
       const items = hasMore ? rows.slice(0, limit) : rows;
       const last = items[items.length - 1];
-      page = { data: items.map(toStatistics), meta: { hasMore, nextCursor: hasMore ? cursorOf(binding, [last.rating, last.profileId]) : null } };
+      const data = items.map((row) => {
+        const statistics = toStatistics(row);
+        return Object.fromEntries(FIELDS.map((field) => [field, statistics[field]]));
+      });
+      page = { data, meta: { nextCursor: hasMore ? cursorOf(binding, [last.rating, last.profileId]) : null, hasMore } };
       pages.set(etag, page);
     }
     ctx.body = page;
