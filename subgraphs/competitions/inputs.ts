@@ -1,10 +1,15 @@
-// Request bodies of the competition writes, validated field by field. The REST facade validates
-// bodies with these schemas and GraphQL inputs are validated with them in the subgraph, so both
-// answer the same validation_failed details.
+// Request bodies of the competition writes, each defined once: the REST facade validates bodies with
+// these schemas, OpenAPI documents them, the GraphQL input types are generated from them
+// (shared/zod-graphql.ts) and GraphQL inputs are validated with them in the subgraph, so every way in
+// answers the same validation_failed details.
 import { z } from 'zod';
 import { isoTimestamp } from '../shared/validation.ts';
+import { graphql } from '../shared/zod-graphql.ts';
 
-const id = z.string().min(1).max(128);
+const id = z.string().min(1).max(128).register(graphql, { name: 'ID' });
+/** An enum of the API, named for GraphQL. */
+const named = <T extends readonly [string, ...string[]]>(name: string, values: T, description: string) =>
+  z.enum(values).describe(description).register(graphql, { name });
 const name = z.string().trim().min(1).max(100);
 
 export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
@@ -36,11 +41,17 @@ export const vetoInput = z
           .object({
             bestOf,
             steps: z
-              .array(z.object({ action: z.enum(VETO_ACTIONS), team: z.enum(['a', 'b']).nullable().optional() }).strict())
+              .array(
+                z
+                  .object({ action: named('VetoAction', VETO_ACTIONS, 'A veto step.'), team: named('VetoTeam', ['a', 'b'], 'The side that makes a veto step.').nullable().optional() })
+                  .strict()
+                  .register(graphql, { name: 'VetoStepInput' }),
+              )
               .max(40)
               .describe('Veto steps in order; normalised to the size of the map pool (see the docs).'),
           })
-          .strict(),
+          .strict()
+          .register(graphql, { name: 'VetoConfigurationInput' }),
       )
       .max(5)
       .refine((configs) => new Set(configs.map((c) => c.bestOf)).size === configs.length, 'one configuration per bestOf'),
@@ -51,11 +62,11 @@ export const vetoInput = z
 export const stageInput = z
   .object({
     name,
-    format: z.enum(STAGE_FORMATS),
+    format: named('StageFormat', STAGE_FORMATS, 'How a stage is played.'),
     bestOf,
-    groups: z.array(z.object({ name }).strict()).max(64).nullish().describe('Only for group formats (round_robin, swiss, league, ffa).'),
-    startsAt: timestamp.nullish(),
-    endsAt: timestamp.nullish(),
+    groups: z.array(z.object({ name }).strict().register(graphql, { name: 'StageGroupInput' })).max(64).nullish().describe('Only for group formats (round_robin, swiss, league, ffa).'),
+    startsAt: timestamp.nullish().describe('ISO 8601'),
+    endsAt: timestamp.nullish().describe('ISO 8601'),
   })
   .strict()
   .superRefine((stage, ctx) => {
@@ -94,7 +105,7 @@ export const standingAdjustmentInput = z
 
 export const participantChangeInput = z
   .discriminatedUnion('action', [
-    z.object({ action: z.literal('status'), status: z.enum(PARTICIPANT_STATUSES) }).strict(),
+    z.object({ action: z.literal('status'), status: named('ParticipantStatus', PARTICIPANT_STATUSES, 'Registration status.') }).strict(),
     z
       .object({
         action: z.literal('selected_groups'),
@@ -111,14 +122,15 @@ export const participantChangeInput = z
       })
       .strict(),
   ])
-  .meta({ id: 'UpdateParticipantRequest' });
+  .meta({ id: 'UpdateParticipantRequest' })
+  .register(graphql, { name: 'UpdateParticipantInput', discriminatorEnum: 'ParticipantAction' });
 
 export const lineupInput = z
   .object({
-    operation: z.enum(['set_role', 'add_member', 'remove_member']),
+    operation: named('LineupOperation', ['set_role', 'add_member', 'remove_member'], 'A lineup change.'),
     userId: id,
-    role: z.enum(LINEUP_ROLES).nullish(),
-    scope: z.enum(['event', 'team']).describe('event: this registration only; team: every open registration of the team in this organisation.'),
+    role: named('LineupRole', LINEUP_ROLES, 'A lineup role.').nullish(),
+    scope: named('LineupScope', ['event', 'team'], 'event: this registration only; team: every open registration of the team in this organisation.'),
   })
   .strict()
   .superRefine((change, ctx) => {
@@ -130,7 +142,7 @@ export const lineupInput = z
 export const staffInput = z
   .object({
     staff: z
-      .array(z.object({ userId: id, role: z.enum(STAFF_ROLES) }).strict())
+      .array(z.object({ userId: id, role: named('StaffRole', STAFF_ROLES, 'A playday staff role.') }).strict().register(graphql, { name: 'StaffMemberInput' }))
       .max(50)
       .refine((staff) => new Set(staff.map((s) => `${s.userId}|${s.role}`)).size === staff.length, 'a user appears once per role'),
   })

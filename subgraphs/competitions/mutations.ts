@@ -4,7 +4,8 @@
 import { builder } from './builder.ts';
 import type { WriteResult } from './event-write.ts';
 import { WRITES, type WriteOperation } from './write-contracts.ts';
-import { BEST_OF, LINEUP_ROLES, PARTICIPANT_STATUSES, STAFF_ROLES, STAGE_FORMATS, VETO_ACTIONS } from './inputs.ts';
+import { inputTypes } from '../shared/zod-graphql.ts';
+import { invitationInput, lineupInput, participantChangeInput, stageInput, staffInput, standingAdjustmentInput, vetoInput } from './inputs.ts';
 import {
   changeLineup,
   createInvitation,
@@ -27,59 +28,14 @@ const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
   }),
 });
 
-const enumOf = (name: string, values: readonly string[], description: string) => builder.enumType(name, { values: values as [string, ...string[]], description });
-const StageFormat = enumOf('StageFormat', STAGE_FORMATS, 'How a stage is played.');
-const VetoAction = enumOf('VetoAction', VETO_ACTIONS, 'A veto step.');
-const VetoTeam = enumOf('VetoTeam', ['a', 'b'], 'The side that makes a veto step.');
-const ParticipantAction = enumOf('ParticipantAction', ['status', 'selected_groups', 'signup_answers'], 'Which part of a participant a change sets.');
-const ParticipantStatus = enumOf('ParticipantStatus', PARTICIPANT_STATUSES, 'Registration status.');
-const LineupOperation = enumOf('LineupOperation', ['set_role', 'add_member', 'remove_member'], 'A lineup change.');
-const LineupRole = enumOf('LineupRole', LINEUP_ROLES, 'A lineup role.');
-const LineupScope = enumOf('LineupScope', ['event', 'team'], 'event: this registration; team: every open registration of the team in the organisation.');
-const StaffRole = enumOf('StaffRole', STAFF_ROLES, 'A playday staff role.');
-
-const VetoStepInput = builder.inputType('VetoStepInput', { fields: (t) => ({ action: t.field({ type: VetoAction, required: true }), team: t.field({ type: VetoTeam }) }) });
-const VetoConfigurationInput = builder.inputType('VetoConfigurationInput', {
-  fields: (t) => ({ bestOf: t.int({ required: true, description: BEST_OF.join(', ') }), steps: t.field({ type: [VetoStepInput], required: true }) }),
-});
-const VetoSettingsInput = builder.inputType('VetoSettingsInput', {
-  fields: (t) => ({ mapPool: t.idList(), configurations: t.field({ type: [VetoConfigurationInput], required: true }) }),
-});
-const StageGroupInput = builder.inputType('StageGroupInput', { fields: (t) => ({ name: t.string({ required: true }) }) });
-const CreateStageInput = builder.inputType('CreateStageInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    format: t.field({ type: StageFormat, required: true }),
-    bestOf: t.int({ required: true }),
-    groups: t.field({ type: [StageGroupInput] }),
-    startsAt: t.string({ description: 'ISO 8601' }),
-    endsAt: t.string({ description: 'ISO 8601' }),
-  }),
-});
-const CreateInvitationInput = builder.inputType('CreateInvitationInput', {
-  fields: (t) => ({ teamId: t.id({ required: true }), stageId: t.id(), groupId: t.id(), message: t.string() }),
-});
-const CreateStandingAdjustmentInput = builder.inputType('CreateStandingAdjustmentInput', {
-  fields: (t) => ({ participantId: t.id({ required: true }), stageId: t.id({ required: true }), groupId: t.id(), points: t.int({ required: true }), reason: t.string() }),
-});
-const UpdateParticipantInput = builder.inputType('UpdateParticipantInput', {
-  fields: (t) => ({
-    action: t.field({ type: ParticipantAction, required: true }),
-    status: t.field({ type: ParticipantStatus }),
-    groupIds: t.idList(),
-    answers: t.field({ type: 'JSON' }),
-  }),
-});
-const LineupChangeInput = builder.inputType('LineupChangeInput', {
-  fields: (t) => ({
-    operation: t.field({ type: LineupOperation, required: true }),
-    userId: t.id({ required: true }),
-    role: t.field({ type: LineupRole }),
-    scope: t.field({ type: LineupScope, required: true }),
-  }),
-});
-const StaffMemberInput = builder.inputType('StaffMemberInput', { fields: (t) => ({ userId: t.id({ required: true }), role: t.field({ type: StaffRole, required: true }) }) });
-const PlaydayStaffInput = builder.inputType('PlaydayStaffInput', { fields: (t) => ({ staff: t.field({ type: [StaffMemberInput], required: true }) }) });
+const inputType = inputTypes(builder);
+const VetoSettingsInput = inputType('VetoSettingsInput', vetoInput);
+const CreateStageInput = inputType('CreateStageInput', stageInput);
+const CreateInvitationInput = inputType('CreateInvitationInput', invitationInput);
+const CreateStandingAdjustmentInput = inputType('CreateStandingAdjustmentInput', standingAdjustmentInput);
+const UpdateParticipantInput = inputType('UpdateParticipantInput', participantChangeInput);
+const LineupChangeInput = inputType('LineupChangeInput', lineupInput);
+const PlaydayStaffInput = inputType('PlaydayStaffInput', staffInput);
 
 /** GraphQL sends every omitted input field as null; the schemas read null as absent. */
 const present = <T extends Record<string, unknown>>(input: T, keep: string[] = []) =>
@@ -107,7 +63,7 @@ builder.mutationFields((t) => {
         updateVetoSettings(
           ctx,
           String(args.eventId),
-          { ...present(args.input), configurations: args.input.configurations.map((c) => ({ ...c, steps: c.steps.map((s) => present(s)) })) },
+          { ...present(args.input), configurations: args.input.configurations.map((c: { steps: Record<string, unknown>[] }) => ({ ...c, steps: c.steps.map((s) => present(s)) })) },
           args,
         ),
     }),
