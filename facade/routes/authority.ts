@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
 import { defineRoute } from './table.ts';
-import { requestIdHeader } from './common.ts';
+import { requestIdHeader, selectionOf } from './common.ts';
 
 export const installationSchema = z
   .object({
@@ -61,7 +61,7 @@ export const authorityRoutes = [
             ... on UserActor { type userId }
           }
           owner { type id }
-          installation { id applicationId targetType targetId status createdAt }
+          installation { ${selectionOf(installationSchema)} }
           scopes
           permissions
           entitlements

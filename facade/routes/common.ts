@@ -32,3 +32,28 @@ export const errorBody = z
 export const pageMeta = z
   .object({ nextCursor: z.string().nullable(), hasMore: z.boolean() })
   .meta({ id: 'PageMeta' });
+
+/** A path parameter naming a resource by id. */
+export const idParam = z.string().min(1).max(128);
+export const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
+export const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
+
+/**
+ * The GraphQL selection that answers a response schema: its fields in order, nested objects (and lists
+ * of them, nullable or not) as sub-selections. Derived, so a field is added in one place: the schema.
+ */
+export function selectionOf(schema: z.ZodObject): string {
+  return Object.entries(schema.shape)
+    .map(([name, field]) => {
+      const object = objectWithin(field as z.ZodType);
+      return object ? `${name} { ${selectionOf(object)} }` : name;
+    })
+    .join(' ');
+}
+
+function objectWithin(schema: z.ZodType): z.ZodObject | null {
+  if (schema instanceof z.ZodObject) return schema;
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectWithin(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return objectWithin(schema.element as z.ZodType);
+  return null;
+}

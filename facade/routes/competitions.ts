@@ -12,12 +12,12 @@ import {
   vetoInput,
 } from '../../subgraphs/competitions/inputs.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/competitions/player-statistics.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
 import { WRITES, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
-import { requestIdHeader } from './common.ts';
+import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
-const idParam = z.string().min(1).max(128);
 
 export const writeResult = z
   .object({ resourceId: z.string(), revision: z.number().int(), updated: z.boolean() })
@@ -89,7 +89,8 @@ function writeRoute(spec: WriteSpec): RouteRow {
   });
 }
 
-const WRITE_FIELDS = 'resourceId revision updated replayed';
+// replayed is not in the body: it answers the Idempotent-Replayed header.
+const WRITE_FIELDS = `${selectionOf(writeResult)} replayed`;
 
 export const competitionWriteRoutes: RouteRow[] = [
   writeRoute({
@@ -190,8 +191,6 @@ export const competitionWriteRoutes: RouteRow[] = [
 ];
 
 // ── reads ────────────────────────────────────────────────────────────────────
-const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
-const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
 const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
 const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
 
@@ -216,21 +215,20 @@ export const organisationEventSchema = z
   .strict()
   .meta({ id: 'OrganisationEvent' });
 
-const EVENT_FIELDS = 'id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision';
+const EVENT_FIELDS = selectionOf(organisationEventSchema);
 
 export const playerStatisticsSchema = z
   .object({
     userId: z.string().nullable(),
     profileId: z.string(),
     displayName: z.string(),
-    ...Object.fromEntries(
-      ['matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins', 'kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'].map((name) => [name, z.number()]),
-    ),
+    ...Object.fromEntries(PLAYER_TOTALS.map((name) => [name, z.number().int()])),
+    ...Object.fromEntries(PLAYER_RATES.map((name) => [name, z.number()])),
   })
   .strict()
   .meta({ id: 'PlayerStatistics' });
 
-const STATS_FIELDS = 'userId profileId displayName matchesPlayed roundsPlayed roundsWon kills deaths assists headshots openingKills openingDeaths plants defuserDisables clutchSituations clutchWins kdr kpr kostPercent winRate headshotPercent survivalPercent plantPercent defusePercent rating';
+const STATS_FIELDS = selectionOf(playerStatisticsSchema);
 
 export const userSchema = z
   .object({
@@ -280,7 +278,7 @@ export const competitionReadRoutes: RouteRow[] = [
     operation: prepareOperation(
       `query ListOrganisationEvents($organisationId: ID!, $cursor: String, $limit: Int, $visibility: String, $state: String, $ifNoneMatch: String) {
         organisationEvents(organisationId: $organisationId, cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) {
-          etag notModified data { ${EVENT_FIELDS} } meta { nextCursor hasMore }
+          etag notModified data { ${EVENT_FIELDS} } meta { ${selectionOf(pageMeta)} }
         }
       }`,
     ),
@@ -308,7 +306,7 @@ export const competitionReadRoutes: RouteRow[] = [
     operation: prepareOperation(
       `query ListEventPlayerStatistics($eventId: ID!, $stageId: ID, $groupId: ID, $cursor: String, $limit: Int, $ifNoneMatch: String) {
         eventPlayerStatistics(eventId: $eventId, stageId: $stageId, groupId: $groupId, cursor: $cursor, limit: $limit, ifNoneMatch: $ifNoneMatch) {
-          etag notModified data { ${STATS_FIELDS} } meta { nextCursor hasMore }
+          etag notModified data { ${STATS_FIELDS} } meta { ${selectionOf(pageMeta)} }
         }
       }`,
     ),

@@ -4,7 +4,7 @@ import { prepareOperation } from '../graphql/operations.ts';
 import { INSTALLATION_STATUSES } from '../../subgraphs/developer/installations.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { requestIdHeader } from './common.ts';
+import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 import { installationSchema } from './authority.ts';
 
 export const developerRoutes: RouteRow[] = [
@@ -18,11 +18,11 @@ export const developerRoutes: RouteRow[] = [
       'The installations of the calling application, active and revoked, in target order (type, then id), 20 per page by default (keyset pagination). Filters status (active, revoked) and targetType (user, team, organisation, event). Any other appId is 404.',
     security: 'bearer',
     input: {
-      path: z.object({ appId: z.string().min(1).max(128) }),
+      path: z.object({ appId: idParam }),
       query: z
         .object({
-          cursor: z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.'),
-          limit: z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).'),
+          cursor: cursorParam,
+          limit: limitParam,
           status: z.enum(INSTALLATION_STATUSES).optional(),
           targetType: z.enum(TARGET_TYPES).optional(),
         })
@@ -33,7 +33,7 @@ export const developerRoutes: RouteRow[] = [
       `query ListApplicationInstallations($appId: ID!, $cursor: String, $limit: Int, $status: String, $targetType: String) {
         application(id: $appId) {
           installations(cursor: $cursor, limit: $limit, status: $status, targetType: $targetType) {
-            data { id applicationId targetType targetId status createdAt } meta { nextCursor hasMore }
+            data { ${selectionOf(installationSchema)} } meta { ${selectionOf(pageMeta)} }
           }
         }
       }`,

@@ -4,11 +4,8 @@ import { prepareOperation } from '../graphql/operations.ts';
 import { MATCH_STATISTICS_COUNTS } from '../../subgraphs/esports/data.ts';
 import { METRICS } from '../../subgraphs/esports/usage.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { requestIdHeader } from './common.ts';
+import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
-const idParam = z.string().min(1).max(128);
-const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
-const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
 const esportsHeaders = z.object({
   // Presence is checked by the subgraph, so that REST and GraphQL answer the same 400.
   'svc-installation-id': z.string().max(200).optional().describe('Required: an active installation of your application (for example ins_demo_org).'),
@@ -63,11 +60,6 @@ const esportsMapStatistics = z
   .strict()
   .meta({ id: 'EsportsMapStatistics' });
 
-const fieldsOf = (schema: z.ZodObject): string =>
-  Object.entries(schema.shape)
-    .map(([name, field]) => (field instanceof z.ZodObject ? `${name} { ${fieldsOf(field)} }` : name))
-    .join(' ');
-
 const METERING = 'Metered: one esports_calls unit per successful call, none for a failed one. Needs the header svc-installation-id (an active installation of the calling application; missing → 400, not yours or inactive → 403) and the esports_data entitlement of the application owner (403 missing_entitlement).';
 const ESPORTS_ERRORS = [400, 401, 403, 404, 429, 500, 503];
 
@@ -87,7 +79,7 @@ function listRoute(spec: { operationId: string; path: string; summary: string; f
     },
     operation: prepareOperation(
       `query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${spec.extraVars ?? ''}$cursor: String, $limit: Int) {
-        ${spec.field}(${spec.args}cursor: $cursor, limit: $limit) { data { ${fieldsOf(spec.item)} } meta { nextCursor hasMore } }
+        ${spec.field}(${spec.args}cursor: $cursor, limit: $limit) { data { ${selectionOf(spec.item)} } meta { ${selectionOf(pageMeta)} } }
       }`,
     ),
     variables: ({ path, query }) => ({ ...path, ...query }),
@@ -110,7 +102,7 @@ function itemRoute(spec: { operationId: string; path: string; summary: string; f
     description: `${spec.description ?? ''}${spec.description ? ' ' : ''}${METERING}`,
     security: 'bearer',
     input: { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))), headers: esportsHeaders },
-    operation: prepareOperation(`query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${vars}) { ${spec.field}(${args}) { ${fieldsOf(spec.item)} } }`),
+    operation: prepareOperation(`query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${vars}) { ${spec.field}(${args}) { ${selectionOf(spec.item)} } }`),
     variables: ({ path }) => path,
     result: (data) => data[spec.field],
     success: { status: 200, schema: spec.item, description: 'The resource.' },
@@ -185,7 +177,7 @@ export const esportsRoutes: RouteRow[] = [
     },
     operation: prepareOperation(
       `query GetApplicationUsage($appId: ID!, $metric: UsageMetric!, $from: String, $to: String) {
-        application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { metric from to total days { day installationId units } } }
+        application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { ${selectionOf(usageReport)} } }
       }`,
     ),
     variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from ?? null, to: query.to ?? null }),

@@ -25,6 +25,10 @@ function remember(etag: string, page: Page<PlayerStatistics>) {
 export const LIVE_SCOPE_LIMIT = 200;
 const IN_PLAY_STATES = ['live'];
 
+/** The sums of a player's statistics, and the rates derived from them, in the order the API lists them. */
+export const PLAYER_TOTALS = ['matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins'] as const;
+export const PLAYER_RATES = ['kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'] as const;
+
 export interface PlayerStatistics extends Omit<PlayerStatisticsRow, 'matchesWon' | 'kastRounds' | 'survivedRounds' | 'damage'> {
   kdr: number;
   kpr: number;

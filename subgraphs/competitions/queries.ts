@@ -5,7 +5,7 @@ import { builder } from './builder.ts';
 import { Event, Organisation, Team, User } from './types.ts';
 import type { ConditionalPage } from './organisation-events.ts';
 import { listOrganisationEvents } from './organisation-events.ts';
-import { eventPlayerStatistics, type PlayerStatistics } from './player-statistics.ts';
+import { eventPlayerStatistics, PLAYER_RATES, PLAYER_TOTALS, type PlayerStatistics } from './player-statistics.ts';
 import type { Event as EventRow } from '../shared/db/generated/client.ts';
 
 builder.queryFields((t) => ({
@@ -66,10 +66,10 @@ const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistic
     profileId: t.exposeID('profileId'),
     displayName: t.exposeString('displayName'),
     ...Object.fromEntries(
-      (['matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins'] as const).map((name) => [name, t.exposeInt(name)]),
+      PLAYER_TOTALS.map((name) => [name, t.exposeInt(name)]),
     ),
     ...Object.fromEntries(
-      (['kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'] as const).map((name) => [name, t.exposeFloat(name)]),
+      PLAYER_RATES.map((name) => [name, t.exposeFloat(name)]),
     ),
   }),
 });

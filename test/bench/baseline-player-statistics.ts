@@ -6,10 +6,10 @@ import type { Context } from 'koa';
 import type pg from 'pg';
 import { authenticate, beginRequest } from './baseline-auth.ts';
 import { playerStatisticsStatement, READABLE_EVENTS_SQL, type PlayerStatisticsRow } from '../../subgraphs/competitions/statements.ts';
-import { toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
+import { PLAYER_RATES, PLAYER_TOTALS, toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
 
 // The REST body lists each player's fields in this order (the route operation's selection).
-const FIELDS = ['userId', 'profileId', 'displayName', 'matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins', 'kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'] as const;
+const FIELDS = ['userId', 'profileId', 'displayName', ...PLAYER_TOTALS, ...PLAYER_RATES] as const;
 
 const cursorOf = (binding: string, key: unknown[]) =>
   Buffer.from(JSON.stringify({ b: createHash('sha256').update(binding).digest('base64url').slice(0, 10), k: key })).toString('base64url');
