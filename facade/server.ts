@@ -13,7 +13,8 @@ import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
 import { mountOAuthMetadata } from './http/oauth-metadata.ts';
-import { HttpError } from './http/problem.ts';
+import { ApiError } from '../subgraphs/shared/errors.ts';
+import { errorBody } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { mountDocs } from './openapi/docs-page.ts';
@@ -40,14 +41,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({
-    error: {
-      code: 'validation_failed',
-      message: tooLarge ? 'The request line and headers are too large (at most 16 KB).' : 'The request is not valid HTTP.',
-      requestId: `req_${randomUUID().replace(/-/g, '')}`,
-      details: [{ issue: tooLarge ? 'headers_too_large' : 'malformed_request' }],
-    },
-  });
+  const body = JSON.stringify(
+    errorBody(
+      'validation_failed',
+      tooLarge ? 'The request line and headers are too large (at most 16 KB).' : 'The request is not valid HTTP.',
+      `req_${randomUUID().replace(/-/g, '')}`,
+      [{ issue: tooLarge ? 'headers_too_large' : 'malformed_request' }],
+    ),
+  );
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -92,10 +93,10 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
     if (ctx.body != null) return;
     // allowedMethods has set 405 and Allow when the path exists with other methods.
     if (ctx.status === 405 || ctx.status === 501) {
-      throw new HttpError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], ctx.status);
+      throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: ctx.status });
     }
     if (ctx.status === 404) {
-      throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`, [{ issue: 'unknown_route' }]);
+      throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`, [{ issue: 'unknown_route' }]);
     }
   });
   app.use(router.routes());

@@ -1,5 +1,4 @@
 // Subgraph SDL from the Pothos builders, composed into the supergraph with @apollo/composition.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
@@ -27,8 +26,4 @@ export function compose(sdl: Record<SubgraphName, string>): string {
     throw new Error(`Supergraph composition failed:\n${result.errors.map((error) => `- ${error.message}`).join('\n')}`);
   }
   return result.supergraphSdl;
-}
-
-export async function readCommittedSupergraph(): Promise<string> {
-  return readFile(supergraphPath, 'utf8');
 }

@@ -37,7 +37,7 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
               try {
                 assertStorableOperation(document, request.variables);
               } catch (error) {
-                if (error instanceof ApiError) throw new ApiError(error.code, error.message, error.details, { http: { status: 200 } });
+                if (error instanceof ApiError) throw new ApiError(error.code, error.message, error.details, { extensions: { http: { status: 200 } } });
                 throw error;
               }
             },

@@ -57,10 +57,7 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
-      ctx.status = 405;
-      ctx.set('Allow', 'GET, POST');
-      ctx.body = { error: { code: 'validation_failed', message: 'GraphQL accepts GET and POST.', requestId: ctx.state.requestId, details: [{ issue: 'method_not_allowed' }] } };
-      return;
+      throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: 'GET, POST' } });
     }
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     try {

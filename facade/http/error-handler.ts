@@ -1,18 +1,15 @@
 // The outermost safety net: whatever goes wrong answers the JSON error body, never HTML or a stack.
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { HttpError, sendError } from './problem.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { sendApiError, sendError } from './problem.ts';
 
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
-      if (error instanceof HttpError) {
-        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-        sendError(ctx, error.status, error.code, error.message, error.details);
-        return;
-      }
+      if (error instanceof ApiError) return sendApiError(ctx, error);
       const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
       // Koa and body parsers throw http-errors with a client status for bad requests.
       if (status && status >= 400 && status < 500) {

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import type { Registry } from 'prom-client';
+import { sendError } from './problem.ts';
 
 export function mountHealth(router: Router, db: Database, registry: Registry) {
   router.get('/healthz', (ctx) => {
@@ -11,8 +12,7 @@ export function mountHealth(router: Router, db: Database, registry: Registry) {
       await db.query('SELECT 1');
       ctx.body = { status: 'ready', database: db.kind };
     } catch {
-      ctx.status = 503;
-      ctx.body = { error: { code: 'service_unavailable', message: 'The database is not reachable.', requestId: ctx.state.requestId } };
+      sendError(ctx, 503, 'service_unavailable', 'The database is not reachable.');
     }
   });
   router.get('/metrics', async (ctx) => {

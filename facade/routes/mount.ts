@@ -8,7 +8,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
-import { HttpError, sendError } from '../http/problem.ts';
+import { sendError } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
@@ -18,20 +18,15 @@ export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, location: 'path' | 'query' | 'header' | 'body'): T | Record<string, never> {
   if (!schema) return {};
-  try {
-    // The subgraphs' own validation: storable text first (naming the field), then the schema.
-    return validate(schema, value, location);
-  } catch (error) {
-    if (error instanceof ApiError) throw new HttpError(error.code, error.message, error.details);
-    throw error;
-  }
+  // The subgraphs' own validation: storable text first (naming the field), then the schema.
+  return validate(schema, value, location);
 }
 
 /** A route that takes no body refuses one rather than ignore what the client meant to send. */
 function refuseBody(ctx: Context): undefined {
   const length = Number(ctx.get('content-length') || '0');
   if (length > 0 || ctx.get('transfer-encoding') !== '') {
-    throw new HttpError('validation_failed', `${ctx.method} ${ctx.state.route} takes no request body.`, [{ field: 'body', issue: 'not accepted on this route' }]);
+    throw new ApiError('validation_failed', `${ctx.method} ${ctx.state.route} takes no request body.`, [{ field: 'body', issue: 'not accepted on this route' }]);
   }
   return undefined;
 }
@@ -39,11 +34,11 @@ function refuseBody(ctx: Context): undefined {
 function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {
   const query = ctx.query as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new HttpError('validation_failed', `The query parameter ${name} may be given once.`, [{ field: name, issue: 'repeated' }]);
+    if (Array.isArray(value)) throw new ApiError('validation_failed', `The query parameter ${name} may be given once.`, [{ field: name, issue: 'repeated' }]);
   }
   if (!row.input.query && Object.keys(query).length) {
     const names = Object.keys(query);
-    throw new HttpError('validation_failed', `This route takes no query parameters: ${names.join(', ')}.`, names.map((field) => ({ field, issue: 'unknown query parameter' })));
+    throw new ApiError('validation_failed', `This route takes no query parameters: ${names.join(', ')}.`, names.map((field) => ({ field, issue: 'unknown query parameter' })));
   }
   return query;
 }
@@ -84,7 +79,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         };
         variables = row.variables(input);
       } catch (error) {
-        if (row.errorFormat === 'oauth' && error instanceof HttpError) {
+        if (row.errorFormat === 'oauth' && error instanceof ApiError) {
           return sendOAuthError(ctx, { message: error.message, extensions: { oauthError: 'invalid_request' } }, 400);
         }
         throw error;

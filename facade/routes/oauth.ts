@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { HttpError } from '../http/problem.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { defineRoute, type RouteInput } from './table.ts';
 
 const tokenResponse = z
@@ -27,12 +27,12 @@ function tokenVariables({ body, headers }: RouteInput) {
   const form = body as { grant_type: string; scope?: string; client_id?: string; client_secret?: string };
   const basic = clientFromBasic(headers.authorization);
   if (basic && (form.client_id || form.client_secret) && form.client_secret) {
-    throw new HttpError('validation_failed', 'Use one client authentication method, not both.', [{ field: 'client_secret', issue: 'two authentication methods' }]);
+    throw new ApiError('validation_failed', 'Use one client authentication method, not both.', [{ field: 'client_secret', issue: 'two authentication methods' }]);
   }
   const clientId = basic?.id ?? form.client_id;
   const clientSecret = basic?.secret ?? form.client_secret;
   if (!clientId || !clientSecret) {
-    throw new HttpError('validation_failed', 'Client authentication is required (HTTP Basic or client_id and client_secret).', [{ field: 'client_id', issue: 'required' }]);
+    throw new ApiError('validation_failed', 'Client authentication is required (HTTP Basic or client_id and client_secret).', [{ field: 'client_id', issue: 'required' }]);
   }
   return { input: { grantType: form.grant_type, clientId, clientSecret, scope: form.scope } };
 }

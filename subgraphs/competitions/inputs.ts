@@ -148,11 +148,3 @@ export const staffInput = z
   })
   .strict()
   .meta({ id: 'PlaydayStaffRequest' });
-
-export type VetoInput = z.infer<typeof vetoInput>;
-export type StageInput = z.infer<typeof stageInput>;
-export type InvitationInput = z.infer<typeof invitationInput>;
-export type StandingAdjustmentInput = z.infer<typeof standingAdjustmentInput>;
-export type ParticipantChangeInput = z.infer<typeof participantChangeInput>;
-export type LineupInput = z.infer<typeof lineupInput>;
-export type StaffInput = z.infer<typeof staffInput>;

@@ -22,14 +22,28 @@ export interface ErrorDetail {
   issue: string;
 }
 
+export interface ApiErrorOptions {
+  /** More for GraphQL's extensions (e.g. oauthError). */
+  extensions?: Record<string, unknown>;
+  /** An HTTP status other than the code's own, for the few HTTP-level cases (405, 413, 415). */
+  status?: number;
+  /** Headers to answer with it (e.g. Allow). */
+  headers?: Record<string, string>;
+}
+
+/** The one error class: thrown by subgraphs and the facade alike, answered by one function (facade/http/problem.ts). */
 export class ApiError extends GraphQLError {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
+  readonly status: number;
+  readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], extra: Record<string, unknown> = {}) {
-    super(message, { extensions: { code, ...(details ? { details } : {}), ...extra } });
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], options: ApiErrorOptions = {}) {
+    super(message, { extensions: { code, ...(details ? { details } : {}), ...options.extensions } });
     this.code = code;
     this.details = details;
+    this.status = options.status ?? errorStatus[code];
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -46,4 +60,4 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /** An OAuth 2.0 (RFC 6749 §5.2) error: `oauthError` is the RFC's error code. */
 export const oauthError = (oauth: string, message: string) =>
-  new ApiError(oauth === 'invalid_client' ? 'invalid_token' : 'validation_failed', message, undefined, { oauthError: oauth });
+  new ApiError(oauth === 'invalid_client' ? 'invalid_token' : 'validation_failed', message, undefined, { extensions: { oauthError: oauth } });

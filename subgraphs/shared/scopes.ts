@@ -12,8 +12,6 @@ export const PROVIDER_SCOPES = ['esports:publish'] as const;
 
 export type Scope = (typeof SCOPES)[number] | (typeof PROVIDER_SCOPES)[number];
 
-export const ENTITLEMENTS = ['esports_data'] as const;
-
 export const TARGET_TYPES = ['user', 'team', 'organisation', 'event'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 

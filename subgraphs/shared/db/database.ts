@@ -1,5 +1,5 @@
 // One database handle for the process: Prisma Client 7 over a driver adapter, PGlite by default,
-// PostgreSQL when DATABASE_URL says so. Also the raw pieces that migrations and LISTEN need.
+// PostgreSQL when DATABASE_URL says so. Also the raw pieces that migrations need.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ export interface Database {
   kind: 'pglite' | 'postgresql';
   prisma: PrismaClient;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
-  /** Plain SQL for the few places that do not go through Prisma (health checks, LISTEN). */
+  /** Plain SQL for the few places that need neither a prepared statement nor Prisma (health checks). */
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   /**
    * A prepared statement straight on the driver, for the hottest read of every request (the access
@@ -30,7 +30,6 @@ export interface Database {
    * them. The first failure rolls the transaction back and is thrown. Answers each statement's rows.
    */
   transaction(statements: SqlStatement[]): Promise<Record<string, unknown>[][]>;
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   describe: string;
   /** SQL statements Prisma has sent so far (counted only when opened with countQueries). */
@@ -105,7 +104,6 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
   pool.on('error', () => undefined);
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
-  const listeners = new Set<pg.Client>();
   return {
     kind: 'postgresql',
     prisma,
@@ -141,23 +139,8 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
     },
     queryCount: () => counter?.count ?? 0,
     query: (sql, params) => pool.query(sql, params as unknown[]),
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => undefined);
-      await client.connect();
-      listeners.add(client);
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => undefined);
-      };
-    },
     async close() {
       await prisma.$disconnect();
-      await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
       await pool.end();
     },
   };
@@ -199,9 +182,6 @@ function openPglite(dataDir: string, counter?: Counter): Database {
       });
     },
     query: (sql, params) => client.query(sql, params as unknown[]) as Promise<{ rows: Record<string, unknown>[] }>,
-    async listen(channel, onNotify) {
-      return client.listen(channel, onNotify);
-    },
     async close() {
       await prisma.$disconnect();
       await client.close();
