@@ -63,36 +63,12 @@ const esportsMapStatistics = z
 const METERING = 'Metered: one esports_calls unit per successful call, none for a failed one. Needs the header svc-installation-id (an active installation of the calling application; missing → 400, not yours or inactive → 403) and the esports_data entitlement of the application owner (403 missing_entitlement).';
 const ESPORTS_ERRORS = [400, 401, 403, 404, 429, 500, 503];
 
-function listRoute(spec: { operationId: string; path: string; summary: string; field: string; args: string; params: string[]; item: z.ZodObject; extraVars?: string }): RouteRow {
-  return defineRoute({
-    operationId: spec.operationId,
-    method: 'get',
-    path: spec.path,
-    tag: 'Esports data',
-    summary: spec.summary,
-    description: METERING,
-    security: 'bearer',
-    input: {
-      ...(spec.params.length ? { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))) } : {}),
-      query: z.object({ cursor: cursorParam, limit: limitParam }).strict(),
-      headers: esportsHeaders,
-    },
-    operation: prepareOperation(
-      `query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${spec.extraVars ?? ''}$cursor: String, $limit: Int) {
-        ${spec.field}(${spec.args}cursor: $cursor, limit: $limit) { data { ${selectionOf(spec.item)} } meta { ${selectionOf(pageMeta)} } }
-      }`,
-    ),
-    variables: ({ path, query }) => ({ ...path, ...query }),
-    result: (data) => data[spec.field],
-    format: 'list',
-    success: { status: 200, schema: spec.item, description: 'A page.' },
-    errors: ESPORTS_ERRORS,
-  });
-}
-
-function itemRoute(spec: { operationId: string; path: string; summary: string; field: string; params: string[]; item: z.ZodObject; description?: string }): RouteRow {
-  const vars = spec.params.map((name) => `$${name}: ID!`).join(', ');
-  const args = spec.params.map((name) => `${name}: $${name}`).join(', ');
+/** An esports read: one resource, or (list) a page of them; path parameters become the field's arguments. */
+function esportsRoute(spec: { operationId: string; path: string; summary: string; description?: string; field: string; params: string[]; item: z.ZodObject; list?: boolean }): RouteRow {
+  const vars = [...spec.params.map((name) => `$${name}: ID!`), ...(spec.list ? ['$cursor: String', '$limit: Int'] : [])].join(', ');
+  const args = [...spec.params, ...(spec.list ? ['cursor', 'limit'] : [])].map((name) => `${name}: $${name}`).join(', ');
+  const selection = spec.list ? `data { ${selectionOf(spec.item)} } meta { ${selectionOf(pageMeta)} }` : selectionOf(spec.item);
+  const operationName = `${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}`;
   return defineRoute({
     operationId: spec.operationId,
     method: 'get',
@@ -101,11 +77,16 @@ function itemRoute(spec: { operationId: string; path: string; summary: string; f
     summary: spec.summary,
     description: `${spec.description ?? ''}${spec.description ? ' ' : ''}${METERING}`,
     security: 'bearer',
-    input: { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))), headers: esportsHeaders },
-    operation: prepareOperation(`query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}(${vars}) { ${spec.field}(${args}) { ${selectionOf(spec.item)} } }`),
-    variables: ({ path }) => path,
+    input: {
+      ...(spec.params.length ? { path: z.object(Object.fromEntries(spec.params.map((name) => [name, idParam]))) } : {}),
+      ...(spec.list ? { query: z.object({ cursor: cursorParam, limit: limitParam }).strict() } : {}),
+      headers: esportsHeaders,
+    },
+    operation: prepareOperation(`query ${operationName}${vars ? `(${vars})` : ''} { ${spec.field}${args ? `(${args})` : ''} { ${selection} } }`),
+    variables: ({ path, query }) => ({ ...path, ...query }),
     result: (data) => data[spec.field],
-    success: { status: 200, schema: spec.item, description: 'The resource.' },
+    ...(spec.list ? { format: 'list' as const } : {}),
+    success: { status: 200, schema: spec.item, description: spec.list ? 'A page.' : 'The resource.' },
     errors: ESPORTS_ERRORS,
   });
 }
@@ -124,28 +105,26 @@ const usageReport = z
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
 
 export const esportsRoutes: RouteRow[] = [
-  listRoute({ operationId: 'listEsportsEvents', path: '/api/v2/esports/events', summary: 'List esports events', field: 'esportsEvents', args: '', params: [], item: esportsEvent }),
-  listRoute({
+  esportsRoute({ operationId: 'listEsportsEvents', path: '/api/v2/esports/events', summary: 'List esports events', field: 'esportsEvents', params: [], item: esportsEvent, list: true }),
+  esportsRoute({
     operationId: 'listEsportsEventMapStatistics',
     path: '/api/v2/esports/events/{eventId}/statistics/maps',
     summary: 'List map statistics of an esports event',
     field: 'esportsEventMapStatistics',
-    args: 'eventId: $eventId, ',
-    extraVars: '$eventId: ID!, ',
     params: ['eventId'],
+    list: true,
     item: esportsMapStatistics,
   }),
-  listRoute({
+  esportsRoute({
     operationId: 'listEsportsEventStages',
     path: '/api/v2/esports/events/{eventId}/stages',
     summary: 'List stages of an esports event',
     field: 'esportsEventStages',
-    args: 'eventId: $eventId, ',
-    extraVars: '$eventId: ID!, ',
     params: ['eventId'],
+    list: true,
     item: esportsStage,
   }),
-  itemRoute({
+  esportsRoute({
     operationId: 'getEsportsGroup',
     path: '/api/v2/esports/events/{eventId}/stages/{stageId}/groups/{groupId}',
     summary: 'Read a group of an esports stage',
@@ -154,8 +133,8 @@ export const esportsRoutes: RouteRow[] = [
     params: ['eventId', 'stageId', 'groupId'],
     item: esportsGroup,
   }),
-  itemRoute({ operationId: 'getEsportsMatch', path: '/api/v2/esports/matches/{matchId}', summary: 'Read an esports match', description: 'An unknown match answers 404 not_found.', field: 'esportsMatch', params: ['matchId'], item: esportsMatch }),
-  itemRoute({ operationId: 'getEsportsMatchStatistics', path: '/api/v2/esports/matches/{matchId}/statistics', summary: 'Read statistics of an esports match', field: 'esportsMatchStatistics', params: ['matchId'], item: esportsMatchStatistics }),
+  esportsRoute({ operationId: 'getEsportsMatch', path: '/api/v2/esports/matches/{matchId}', summary: 'Read an esports match', description: 'An unknown match answers 404 not_found.', field: 'esportsMatch', params: ['matchId'], item: esportsMatch }),
+  esportsRoute({ operationId: 'getEsportsMatchStatistics', path: '/api/v2/esports/matches/{matchId}/statistics', summary: 'Read statistics of an esports match', field: 'esportsMatchStatistics', params: ['matchId'], item: esportsMatchStatistics }),
   defineRoute({
     operationId: 'getApplicationUsage',
     method: 'get',

@@ -27,7 +27,7 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-interface TokenRow {
+export interface TokenRow {
   id: string;
   applicationId: string;
   actorType: string;

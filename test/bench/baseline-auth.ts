@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
+import type { TokenRow } from '../../subgraphs/shared/authority.ts';
 
 export const TOKEN_SQL = `
   SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId",
@@ -10,15 +11,7 @@ export const TOKEN_SQL = `
                AND (e."expiresAt" IS NULL OR e."expiresAt" > now()) ORDER BY e.name) AS entitlements
   FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId" WHERE t."tokenHash" = $1`;
 
-export interface BaselineToken {
-  applicationId: string;
-  actorType: string;
-  userId: string | null;
-  scopes: string[];
-  ownerType: string;
-  ownerId: string;
-  entitlements: string[];
-}
+export type BaselineToken = Omit<TokenRow, 'id' | 'valid'>;
 
 export function beginRequest(ctx: Context) {
   const requestId = `req_${randomUUID().replace(/-/g, '')}`;
@@ -40,3 +33,7 @@ export async function authenticate(pool: pg.Pool, ctx: Context): Promise<Baselin
   if (!token || token.revokedAt || new Date(token.expiresAt).getTime() <= Date.now()) return null;
   return token;
 }
+
+/** A page cursor as the platform writes it (a hash of the list's binding and the last item's key). */
+export const cursorOf = (binding: string, key: unknown[]) =>
+  Buffer.from(JSON.stringify({ b: createHash('sha256').update(binding).digest('base64url').slice(0, 10), k: key })).toString('base64url');

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
-import { authenticate, beginRequest } from './baseline-auth.ts';
+import { authenticate, beginRequest, cursorOf } from './baseline-auth.ts';
 
 const INSTALLATION_SQL = `SELECT id FROM "Installation" WHERE "applicationId" = $1 AND "targetType" = 'organisation' AND "targetId" = $2 AND status = 'active'`;
 const LATEST_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
@@ -13,9 +13,6 @@ const PAGE_SQL = `
   SELECT id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "bannerUrl", description,
          "firstStageId", ${iso('"completedAt"')} AS "completedAt", revision, ${iso('"createdAt"')} AS "createdAt"
   FROM "Event" e WHERE e."organisationId" = $1 ORDER BY e."createdAt", e.id LIMIT 21`;
-
-const cursorOf = (binding: string, key: unknown[]) =>
-  Buffer.from(JSON.stringify({ b: createHash('sha256').update(binding).digest('base64url').slice(0, 10), k: key })).toString('base64url');
 
 export function eventListHandler(pool: pg.Pool) {
   return async (ctx: Context) => {

@@ -4,15 +4,12 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
-import { authenticate, beginRequest } from './baseline-auth.ts';
+import { authenticate, beginRequest, cursorOf } from './baseline-auth.ts';
 import { playerStatisticsStatement, READABLE_EVENTS_SQL, type PlayerStatisticsRow } from '../../subgraphs/competitions/statements.ts';
 import { PLAYER_RATES, PLAYER_TOTALS, toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
 
 // The REST body lists each player's fields in this order (the route operation's selection).
 const FIELDS = ['userId', 'profileId', 'displayName', ...PLAYER_TOTALS, ...PLAYER_RATES] as const;
-
-const cursorOf = (binding: string, key: unknown[]) =>
-  Buffer.from(JSON.stringify({ b: createHash('sha256').update(binding).digest('base64url').slice(0, 10), k: key })).toString('base64url');
 
 export function playerStatisticsHandler(pool: pg.Pool) {
   const pages = new Map<string, { data: unknown[]; meta: { nextCursor: string | null; hasMore: boolean } }>();
