@@ -9,6 +9,7 @@ import type { Database } from '../subgraphs/shared/db/database.ts';
 import { createGateway, type SubgraphUrls } from './graphql/gateway.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
+import { mountIdeAssets } from './graphql/ide.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
@@ -71,6 +72,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
 
   const router = new Router();
   mountRoutes(router, routeTable, runner, logger);
+  mountIdeAssets(router);
   mountGraphQL(router, graphql, gateway);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);

@@ -1,8 +1,9 @@
 // /graphql over HTTP: Apollo Server on the gateway (POST, GET and the GraphQL-over-HTTP media types),
-// behind the admission checks of admission.ts.
+// behind the admission checks of admission.ts; for a browser, the offline GraphiQL page of ide.ts.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
@@ -11,6 +12,7 @@ import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
+import { sendIde, wantsIde } from './ide.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -24,6 +26,8 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     // Every operation passes the admission checks on its full text; a hash-only persisted query
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
+    // Apollo's landing page loads Sandbox from a CDN: browsers get ide.ts's GraphiQL instead.
+    plugins: [ApolloServerPluginLandingPageDisabled()],
     logger: {
       debug: () => undefined,
       info: () => undefined,
@@ -59,6 +63,7 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
       throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: 'GET, POST' } });
     }
+    if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     try {
       admitGraphQLRequest(gateway.schema, requestParts(ctx));

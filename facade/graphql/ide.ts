@@ -1,0 +1,95 @@
+// An offline GraphQL IDE for browsers at /graphql: GraphiQL with React, both from npm, served by this
+// server. Nothing is loaded from elsewhere (the Content-Security-Policy allows this origin only) and
+// nothing is reported anywhere. A browser's GET /graphql without a query gets the page; every other
+// request to /graphql is GraphQL.
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+
+const require = createRequire(import.meta.url);
+
+// Package and file within it: React's exports map hides its browser builds from require.resolve.
+const ASSETS: Record<string, { from: string; file: string; type: string }> = {
+  'react.js': { from: 'react', file: 'umd/react.production.min.js', type: 'application/javascript' },
+  'react-dom.js': { from: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript' },
+  'graphiql.js': { from: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript' },
+  'graphiql.css': { from: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
+};
+
+const DEFAULT_QUERY = `# The platform's federated graph. Run this with the play button (or Ctrl-Enter).
+# The Headers tab below holds the demo world's application token; use your own elsewhere.
+query Start {
+  authContext(targetType: organisation, targetId: "org_demo") {
+    applicationId
+    scopes
+    installation { id status }
+  }
+  event(id: "evt_open") { name state revision stages { name format } }
+}
+`;
+
+const DEFAULT_HEADERS = JSON.stringify({ Authorization: 'Bearer demo-token-app' }, null, 2);
+
+// Script and settings come from this origin too, so the policy needs no inline script.
+const START = `
+const root = ReactDOM.createRoot(document.getElementById('graphiql'));
+const settings = JSON.parse(document.getElementById('settings').textContent);
+root.render(React.createElement(GraphiQL, {
+  fetcher: GraphiQL.createFetcher({ url: settings.url }),
+  defaultQuery: settings.query,
+  defaultHeaders: settings.headers,
+  defaultEditorToolsVisibility: true,
+}));
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<link rel="icon" href="data:,">
+<title>GraphQL · Esports competition platform</title>
+<link rel="stylesheet" href="/graphql/ide/graphiql.css">
+<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+<script type="application/json" id="settings">${JSON.stringify({ url: '/graphql', query: DEFAULT_QUERY, headers: DEFAULT_HEADERS }).replace(/</g, '\\u003c')}</script>
+<script src="/graphql/ide/react.js"></script>
+<script src="/graphql/ide/react-dom.js"></script>
+<script src="/graphql/ide/graphiql.js"></script>
+<script src="/graphql/ide/start.js"></script>
+</body>
+</html>
+`;
+
+const POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'";
+
+/** A browser asking for a page (not a GraphQL GET, which carries a query). */
+export const wantsIde = (ctx: Context) => ctx.method === 'GET' && ctx.query.query === undefined && ctx.accepts(['application/json', 'text/html']) === 'text/html';
+
+export function sendIde(ctx: Context) {
+  ctx.set('Content-Security-Policy', POLICY);
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = PAGE;
+}
+
+export function mountIdeAssets(router: Router) {
+  router.get('graphql-ide', '/graphql/ide/:asset', (ctx) => {
+    ctx.state.route = '/graphql/ide/:asset';
+    const name = ctx.params.asset;
+    // Assets change only with the installed packages: a day's caching, revalidated after.
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    if (name === 'start.js') {
+      ctx.type = 'application/javascript';
+      ctx.body = START;
+      return;
+    }
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) return; // 404 with the error body, like any unknown path
+    ctx.type = asset.type;
+    ctx.body = createReadStream(path.join(path.dirname(require.resolve(`${asset.from}/package.json`)), asset.file));
+  });
+}
