@@ -87,7 +87,7 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
 Esports competition platform is up on ${db.describe}${applied ? ` (applied ${applied} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
 
   REST v2      ${base}/api/v2        e.g. ${base}/api/v2/auth/context
-  GraphQL      ${base}/graphql
+  GraphQL      ${base}/graphql   (open it in a browser for GraphiQL)
   OAuth        ${base}/oauth/token
   OpenAPI      ${base}/api/openapi.json
   Docs         ${base}/docs
