@@ -7,11 +7,11 @@ export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 export async function loadSubgraphSchema(name: SubgraphName): Promise<GraphQLSchema> {
   switch (name) {
     case 'competitions':
-      return (await import('./competitions/schema.ts')).schema;
+      return (await import('./competitions/schema/index.ts')).schema;
     case 'esports':
-      return (await import('./esports/schema.ts')).schema;
+      return (await import('./esports/schema/index.ts')).schema;
     case 'developer':
-      return (await import('./developer/schema.ts')).schema;
+      return (await import('./developer/schema/index.ts')).schema;
   }
 }
 

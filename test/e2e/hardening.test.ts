@@ -131,7 +131,7 @@ describe('GraphQL limits', () => {
   });
 
   it('counts every alias of a metered field against the cost, and lets the standard introspection query through', async () => {
-    const { schema } = await import('../../subgraphs/esports/schema.ts');
+    const { schema } = await import('../../subgraphs/esports/schema/index.ts');
     const measure = (query: string, variables = {}) => {
       const document = parse(query);
       return measureOperation(schema, document, document.definitions[0] as never, variables);

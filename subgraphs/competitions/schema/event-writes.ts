@@ -1,11 +1,11 @@
 // Mutations of the competitions subgraph: the nine writes of the interface, with the same rules as
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
-import { builder } from './builder.ts';
-import type { WriteResult } from './event-write.ts';
-import { WRITES, type WriteOperation } from './write-contracts.ts';
-import { inputTypes } from '../shared/zod-graphql.ts';
-import { invitationInput, lineupInput, participantChangeInput, stageInput, staffInput, standingAdjustmentInput, vetoInput } from './inputs.ts';
+import { builder } from '../builder.ts';
+import type { WriteResult } from '../event-write.ts';
+import { WRITES, type WriteOperation } from '../write-contracts.ts';
+import { inputTypes } from '../../shared/zod-graphql.ts';
+import { invitationInput, lineupInput, participantChangeInput, stageInput, staffInput, standingAdjustmentInput, vetoInput } from '../inputs.ts';
 import {
   changeLineup,
   createInvitation,
@@ -16,7 +16,7 @@ import {
   replacePlaydayStaff,
   updateParticipant,
   updateVetoSettings,
-} from './writes.ts';
+} from '../writes.ts';
 
 const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
   description: 'The result of a write to an event: the resource created or changed and the event revision after it.',

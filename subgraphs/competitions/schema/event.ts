@@ -1,0 +1,82 @@
+// Event and its stages; one event, and an organisation's events page by page with an ETag.
+import type { Event as EventRow } from '../../shared/db/generated/client.ts';
+import { builder } from '../builder.ts';
+import { readableEvent } from '../access.ts';
+import { listOrganisationEvents, type ConditionalPage } from '../organisation-events.ts';
+import { Organisation } from './organisation.ts';
+import { PageMeta } from './page.ts';
+
+export const Stage = builder.prismaObject('Stage', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    eventId: t.exposeID('eventId'),
+    name: t.exposeString('name'),
+    format: t.exposeString('format'),
+    bestOf: t.exposeInt('bestOf'),
+    position: t.exposeInt('position'),
+    status: t.exposeString('status'),
+  }),
+});
+
+export const Event = builder.prismaObject('Event', {
+  description: 'An event of an organisation.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    organisationId: t.exposeID('organisationId'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    type: t.exposeString('type'),
+    visibility: t.exposeString('visibility'),
+    state: t.exposeString('state'),
+    platform: t.exposeString('platform'),
+    currency: t.exposeString('currency'),
+    region: t.exposeString('region', { nullable: true }),
+    bannerUrl: t.exposeString('bannerUrl', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    firstStageId: t.exposeID('firstStageId', { nullable: true }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    revision: t.exposeInt('revision'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    organisation: t.field({
+      type: Organisation,
+      resolve: async (event, _args, ctx) => (await ctx.loaders.organisation.load(event.organisationId))!,
+    }),
+    stages: t.field({ type: [Stage], resolve: (event, _args, ctx) => ctx.loaders.stagesByEvent.load(event.id) }),
+  }),
+});
+builder.asEntity(Event, {
+  key: builder.selection<{ id: string }>('id'),
+  resolveReference: (ref, ctx) => ctx.loaders.event.load(ref.id),
+});
+
+const EventPage = builder.objectRef<ConditionalPage<EventRow>>('OrganisationEventPage').implement({
+  description: 'A page of an organisation\'s events. When ifNoneMatch matched, notModified is true and data and meta are null.',
+  fields: (t) => ({
+    etag: t.exposeString('etag'),
+    notModified: t.exposeBoolean('notModified'),
+    data: t.field({ type: [Event], nullable: true, resolve: (page) => page.data ?? null }),
+    meta: t.field({ type: PageMeta, nullable: true, resolve: (page) => page.meta ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  event: t.field({
+    type: Event,
+    description: "An event of an organisation on which the application has an active installation.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => readableEvent(ctx, String(args.id)),
+  }),
+  organisationEvents: t.field({
+    type: EventPage,
+    description: 'Events of an organisation in creation order. Needs an active installation on the organisation.',
+    args: {
+      organisationId: t.arg.id({ required: true }),
+      cursor: t.arg.string(),
+      limit: t.arg.int({ description: '1–100, default 20' }),
+      visibility: t.arg.string({ description: 'public, unlisted or private' }),
+      state: t.arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
+      ifNoneMatch: t.arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
+    },
+    resolve: (_root, args, ctx) => listOrganisationEvents(ctx, { ...args, organisationId: String(args.organisationId) }),
+  }),
+}));

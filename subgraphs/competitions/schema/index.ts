@@ -1,0 +1,12 @@
+// The competitions subgraph: organisations, users, teams and events, and everything they hold. One
+// module per entity, each with its type and its root fields.
+import { builder } from '../builder.ts';
+import './organisation.ts';
+import './user.ts';
+import './team.ts';
+import './event.ts';
+import './player-statistics.ts';
+import './event-writes.ts';
+
+export { builder };
+export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

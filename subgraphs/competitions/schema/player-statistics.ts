@@ -1,0 +1,51 @@
+// PlayerStatistics: a player's totals and rates over an event, a stage or a group.
+import { builder } from '../builder.ts';
+import type { ConditionalPage } from '../organisation-events.ts';
+import { eventPlayerStatistics, PLAYER_RATES, PLAYER_TOTALS, type PlayerStatistics } from '../player-statistics.ts';
+import { PageMeta } from './page.ts';
+
+const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistics').implement({
+  description: 'A player\'s totals and rates over the matches in scope (formulas in docs/competitions.md).',
+  fields: (t) => ({
+    userId: t.exposeID('userId', { nullable: true }),
+    profileId: t.exposeID('profileId'),
+    displayName: t.exposeString('displayName'),
+    ...Object.fromEntries(
+      PLAYER_TOTALS.map((name) => [name, t.exposeInt(name)]),
+    ),
+    ...Object.fromEntries(
+      PLAYER_RATES.map((name) => [name, t.exposeFloat(name)]),
+    ),
+  }),
+});
+
+const PlayerStatisticsPage = builder.objectRef<ConditionalPage<PlayerStatistics>>('PlayerStatisticsPage').implement({
+  fields: (t) => ({
+    etag: t.exposeString('etag'),
+    notModified: t.exposeBoolean('notModified'),
+    data: t.field({ type: [PlayerStatisticsRef], nullable: true, resolve: (page) => page.data ?? null }),
+    meta: t.field({ type: PageMeta, nullable: true, resolve: (page) => page.meta ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  eventPlayerStatistics: t.field({
+    type: PlayerStatisticsPage,
+    description: 'Player statistics of an event, a stage or a group, best rating first. While the event is in play the scope may hold at most 200 matches.',
+    args: {
+      eventId: t.arg.id({ required: true }),
+      stageId: t.arg.id(),
+      groupId: t.arg.id(),
+      cursor: t.arg.string(),
+      limit: t.arg.int({ description: '1–100, default 20' }),
+      ifNoneMatch: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      eventPlayerStatistics(ctx, {
+        ...args,
+        eventId: String(args.eventId),
+        stageId: args.stageId == null ? null : String(args.stageId),
+        groupId: args.groupId == null ? null : String(args.groupId),
+      }),
+  }),
+}));

@@ -1,0 +1,6 @@
+import { createBuilder } from '../shared/builder.ts';
+import { entityReferences } from '../shared/entities.ts';
+
+export const builder = createBuilder();
+/** Entities of the competitions subgraph this one points to. */
+export const refs = entityReferences(builder, ['Organisation', 'User', 'Team', 'Event']);

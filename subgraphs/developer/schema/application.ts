@@ -1,0 +1,57 @@
+// Application: an OAuth client, its owner and its installations; the calling application itself.
+import { notFound } from '../../shared/errors.ts';
+import { builder, refs } from '../builder.ts';
+import { applicationInstallations } from '../installations.ts';
+import { InstallationPage } from './installation.ts';
+
+export const Owner = builder.objectRef<{ type: string; id: string }>('Owner').implement({
+  description: 'Who owns an application: an organisation, a team or a user.',
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    id: t.exposeID('id'),
+    organisation: t.field({
+      type: refs.Organisation,
+      nullable: true,
+      resolve: (owner) => (owner.type === 'organisation' ? { id: owner.id } : null),
+    }),
+  }),
+});
+
+export const Application = builder.prismaObject('Application', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    owner: t.field({ type: Owner, resolve: (app) => ({ type: app.ownerType, id: app.ownerId }) }),
+    grantedScopes: t.exposeStringList('grantedScopes'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    installations: t.field({
+      type: InstallationPage,
+      description: 'The application\'s installations in target order (type, then id); only the application itself may read them.',
+      args: {
+        cursor: t.arg.string(),
+        limit: t.arg.int({ description: '1–100, default 20' }),
+        status: t.arg.string({ description: 'active or revoked' }),
+        targetType: t.arg.string({ description: 'user, team, organisation or event' }),
+      },
+      resolve: (app, args, ctx) => applicationInstallations(ctx, app.id, args),
+    }),
+  }),
+});
+builder.asEntity(Application, {
+  key: builder.selection<{ id: string }>('id'),
+  resolveReference: (ref, ctx) => ctx.loaders.application.load(ref.id),
+});
+
+builder.queryFields((t) => ({
+  application: t.field({
+    type: Application,
+    description: 'The calling application itself; any other application is not_found.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const authority = await ctx.authority();
+      const app = authority.applicationId === String(args.id) ? await ctx.loaders.application.load(authority.applicationId) : null;
+      if (!app) throw notFound('The application');
+      return app;
+    },
+  }),
+}));

@@ -1,0 +1,10 @@
+// The developer subgraph: applications, installations, tokens and the authority they carry. One
+// module per entity.
+import { builder } from '../builder.ts';
+import './installation.ts';
+import './application.ts';
+import './authority-context.ts';
+import './token.ts';
+
+export { builder };
+export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

@@ -1,0 +1,41 @@
+// Installation: an application installed on a user, team, organisation or event.
+import type { InstallationRow } from '../../shared/authority.ts';
+import type { Page } from '../../shared/pagination.ts';
+import { TARGET_TYPES } from '../../shared/scopes.ts';
+import { builder, refs } from '../builder.ts';
+
+export const TargetType = builder.enumType('AuthorityTargetType', {
+  description: 'What an installation or an authority query is about.',
+  values: TARGET_TYPES,
+});
+
+export const Installation = builder.objectRef<InstallationRow>('Installation').implement({
+  description: 'An installation of an application on a user, team, organisation or event.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    applicationId: t.exposeID('applicationId'),
+    targetType: t.exposeString('targetType'),
+    targetId: t.exposeID('targetId'),
+    status: t.exposeString('status'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    organisation: t.field({
+      type: refs.Organisation,
+      nullable: true,
+      resolve: (row) => (row.targetType === 'organisation' ? { id: row.targetId } : null),
+    }),
+    user: t.field({ type: refs.User, nullable: true, resolve: (row) => (row.targetType === 'user' ? { id: row.targetId } : null) }),
+    team: t.field({ type: refs.Team, nullable: true, resolve: (row) => (row.targetType === 'team' ? { id: row.targetId } : null) }),
+    event: t.field({ type: refs.Event, nullable: true, resolve: (row) => (row.targetType === 'event' ? { id: row.targetId } : null) }),
+  }),
+});
+
+const InstallationPageMeta = builder.objectRef<Page<InstallationRow>['meta']>('InstallationPageMeta').implement({
+  fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
+});
+
+export const InstallationPage = builder.objectRef<Page<InstallationRow>>('InstallationPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [Installation], resolve: (page) => page.data }),
+    meta: t.field({ type: InstallationPageMeta, resolve: (page) => page.meta }),
+  }),
+});

@@ -1,0 +1,37 @@
+// Application.usage: the metered usage an application reads about itself.
+import { builder } from '../builder.ts';
+import { METRICS, usageOf, type UsageDay, type UsageReport } from '../usage.ts';
+
+const UsageDayRef = builder.objectRef<UsageDay>('UsageDay').implement({
+  description: 'Units used through one installation on one UTC day.',
+  fields: (t) => ({ day: t.exposeString('day'), installationId: t.exposeID('installationId'), units: t.exposeInt('units') }),
+});
+
+const UsageReportRef = builder.objectRef<UsageReport>('UsageReport').implement({
+  fields: (t) => ({
+    metric: t.exposeString('metric'),
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    total: t.exposeInt('total'),
+    days: t.field({ type: [UsageDayRef], resolve: (report) => report.days }),
+  }),
+});
+
+const UsageMetric = builder.enumType('UsageMetric', { values: METRICS });
+
+// Application is owned by the developer subgraph; this one adds what it meters.
+builder.externalRef('Application', builder.selection<{ id: string }>('id')).implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    usage: t.field({
+      type: UsageReportRef,
+      description: 'Metered usage per UTC day and installation, oldest first. Only the application itself may read it.',
+      args: {
+        metric: t.arg({ type: UsageMetric, required: true }),
+        from: t.arg.string({ description: 'First day, YYYY-MM-DD (UTC); the first day of the current UTC month by default.' }),
+        to: t.arg.string({ description: 'Last day, YYYY-MM-DD (UTC); the last day of the current UTC month by default; at most 366 days from from.' }),
+      },
+      resolve: (app, args, ctx) => usageOf(ctx, app.id, args.metric, args.from, args.to),
+    }),
+  }),
+});
