@@ -1,7 +1,8 @@
 // The route table: every REST route of the platform.
 import { authorityRoutes } from './authority.ts';
 import { oauthRoutes } from './oauth.ts';
-import { competitionReadRoutes, competitionWriteRoutes } from './competitions.ts';
+import { competitionReadRoutes } from './competition-reads.ts';
+import { competitionWriteRoutes } from './competition-writes.ts';
 import { esportsRoutes } from './esports.ts';
 import { developerRoutes } from './developer.ts';
 import type { RouteRow } from './table.ts';

@@ -1,6 +1,6 @@
 // GET /api/v2/auth/context through the facade, the same operation posted to /graphql, and the
 // hand-written Koa + pg baseline, under the same load; then the facade's memory after 20,000 requests.
-import { load, printTable, startServerProcess, type LoadResult } from './support.ts';
+import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app' };
 const GRAPHQL_BODY = JSON.stringify({
@@ -8,8 +8,8 @@ const GRAPHQL_BODY = JSON.stringify({
 });
 
 export async function authContextBench(databaseUrl: string) {
-  const platform = await startServerProcess('platform', databaseUrl);
-  const baseline = await startServerProcess('baseline', databaseUrl);
+  const platform = await startBenchServer('platform', databaseUrl);
+  const baseline = await startBenchServer('baseline', databaseUrl);
   try {
     const targets = {
       facade: { url: `${platform.url}/api/v2/auth/context`, headers: TOKEN },

@@ -4,7 +4,7 @@
 // against the hand-written Koa + pg transaction.
 import pg from 'pg';
 import { encodeCursor } from '../../subgraphs/shared/pagination.ts';
-import { load, printTable, startServerProcess, type LoadResult } from './support.ts';
+import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app' };
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
@@ -81,8 +81,8 @@ async function writeLoad(name: string, base: string, workers: number, firstEvent
 
 export async function competitionBench(databaseUrl: string) {
   await prepare(databaseUrl);
-  const platform = await startServerProcess('platform', databaseUrl);
-  const baseline = await startServerProcess('baseline', databaseUrl);
+  const platform = await startBenchServer('platform', databaseUrl);
+  const baseline = await startBenchServer('baseline', databaseUrl);
   try {
     // Player statistics of a completed event with 250 matches (2,500 player rows). Computed: every
     // request a new page size, so nothing is cached (one client, sequential); cached: the same page

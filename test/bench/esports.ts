@@ -1,15 +1,15 @@
 // Issue 4 benchmarks: an esports match read through the platform against a hand-written Koa + pg
 // handler with the same checks and metering write; and the platform with metering on against off.
 import pg from 'pg';
-import { load, printTable, startServerProcess, type LoadResult } from './support.ts';
+import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const HEADERS = { authorization: 'Bearer demo-token-app', 'svc-installation-id': 'ins_demo_org' };
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 
 export async function esportsBench(databaseUrl: string) {
-  const metered = await startServerProcess('platform', databaseUrl);
-  const unmetered = await startServerProcess('platform', databaseUrl, { ESPORTS_METERING: 'off' });
-  const baseline = await startServerProcess('baseline', databaseUrl);
+  const metered = await startBenchServer('platform', databaseUrl);
+  const unmetered = await startBenchServer('platform', databaseUrl, { ESPORTS_METERING: 'off' });
+  const baseline = await startBenchServer('baseline', databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const units = async () => Number((await client.query(`SELECT COALESCE(SUM(units), 0) AS n FROM "UsageRecord" WHERE metric = 'esports_calls'`)).rows[0].n);

@@ -29,14 +29,14 @@ export function startNodeFlags(): string[] {
   return match[1].trim().split(' ').filter(Boolean);
 }
 
-export interface ServerProcess {
+export interface BenchServer {
   url: string;
   child: ChildProcess;
   rssMiB(): number;
   stop(): Promise<void>;
 }
 
-export function startServerProcess(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
   // The compiled bundle, as npm start runs it (npm run bench builds it first).
   const child = spawn(process.execPath, [...startNodeFlags(), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,

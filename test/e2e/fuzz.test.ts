@@ -116,7 +116,7 @@ async function baseRequest(path: string, method: string, operation: Operation): 
   return { label: 'base', path: concrete, headers, body, method: method.toUpperCase() };
 }
 
-function probesFor(path: string, method: string, operation: Operation, base: Probe): Probe[] {
+function probesFor(path: string, _method: string, operation: Operation, base: Probe): Probe[] {
   const probes: Probe[] = [base];
   const params = operation.parameters ?? [];
   const variant = (label: string, change: Partial<Probe>) => probes.push({ ...base, ...change, headers: { ...base.headers, ...(change.headers ?? {}) }, label });
