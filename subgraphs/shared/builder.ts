@@ -64,3 +64,5 @@ export function createBuilder() {
 }
 
 export type Builder = ReturnType<typeof createBuilder>;
+/** The schema types of every subgraph's builder, for helpers that take a builder's refs. */
+export type SubgraphSchemaTypes = Builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

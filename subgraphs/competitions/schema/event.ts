@@ -2,9 +2,9 @@
 import type { Event as EventRow } from '../../shared/db/generated/client.ts';
 import { builder } from '../builder.ts';
 import { readableEvent } from '../access.ts';
-import { listOrganisationEvents, type ConditionalPage } from '../organisation-events.ts';
+import { listOrganisationEvents } from '../organisation-events.ts';
 import { Organisation } from './organisation.ts';
-import { PageMeta } from './page.ts';
+import { conditionalPageType } from './page.ts';
 
 export const Stage = builder.prismaObject('Stage', {
   fields: (t) => ({
@@ -49,15 +49,11 @@ builder.asEntity(Event, {
   resolveReference: (ref, ctx) => ctx.loaders.event.load(ref.id),
 });
 
-const EventPage = builder.objectRef<ConditionalPage<EventRow>>('OrganisationEventPage').implement({
-  description: 'A page of an organisation\'s events. When ifNoneMatch matched, notModified is true and data and meta are null.',
-  fields: (t) => ({
-    etag: t.exposeString('etag'),
-    notModified: t.exposeBoolean('notModified'),
-    data: t.field({ type: [Event], nullable: true, resolve: (page) => page.data ?? null }),
-    meta: t.field({ type: PageMeta, nullable: true, resolve: (page) => page.meta ?? null }),
-  }),
-});
+const EventPage = conditionalPageType<EventRow>(
+  'OrganisationEventPage',
+  Event,
+  "A page of an organisation's events. When ifNoneMatch matched, notModified is true and data and meta are null.",
+);
 
 builder.queryFields((t) => ({
   event: t.field({

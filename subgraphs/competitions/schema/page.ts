@@ -1,5 +1,9 @@
-// The page metadata every list of this subgraph answers.
+// The pages every list of this subgraph answers: their metadata, and a conditional page (ETag,
+// notModified) of any item type.
+import type { ObjectRef } from '@pothos/core';
+import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { builder } from '../builder.ts';
+import type { ConditionalPage } from '../organisation-events.ts';
 
 export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: boolean }>('PageMeta').implement({
   fields: (t) => ({
@@ -7,3 +11,16 @@ export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: 
     hasMore: t.exposeBoolean('hasMore'),
   }),
 });
+
+/** A page answered with its ETag; when ifNoneMatch matched, notModified is true and data and meta are null. */
+export function conditionalPageType<T>(name: string, item: ObjectRef<SubgraphSchemaTypes, T>, description?: string) {
+  return builder.objectRef<ConditionalPage<T>>(name).implement({
+    description,
+    fields: (t) => ({
+      etag: t.exposeString('etag'),
+      notModified: t.exposeBoolean('notModified'),
+      data: t.field({ type: [item], nullable: true, resolve: (page) => page.data ?? null }),
+      meta: t.field({ type: PageMeta, nullable: true, resolve: (page) => page.meta ?? null }),
+    }),
+  });
+}

@@ -1,8 +1,7 @@
 // PlayerStatistics: a player's totals and rates over an event, a stage or a group.
 import { builder } from '../builder.ts';
-import type { ConditionalPage } from '../organisation-events.ts';
 import { eventPlayerStatistics, PLAYER_RATES, PLAYER_TOTALS, type PlayerStatistics } from '../player-statistics.ts';
-import { PageMeta } from './page.ts';
+import { conditionalPageType } from './page.ts';
 
 const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistics').implement({
   description: 'A player\'s totals and rates over the matches in scope (formulas in docs/competitions.md).',
@@ -19,14 +18,7 @@ const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistic
   }),
 });
 
-const PlayerStatisticsPage = builder.objectRef<ConditionalPage<PlayerStatistics>>('PlayerStatisticsPage').implement({
-  fields: (t) => ({
-    etag: t.exposeString('etag'),
-    notModified: t.exposeBoolean('notModified'),
-    data: t.field({ type: [PlayerStatisticsRef], nullable: true, resolve: (page) => page.data ?? null }),
-    meta: t.field({ type: PageMeta, nullable: true, resolve: (page) => page.meta ?? null }),
-  }),
-});
+const PlayerStatisticsPage = conditionalPageType<PlayerStatistics>('PlayerStatisticsPage', PlayerStatisticsRef);
 
 builder.queryFields((t) => ({
   eventPlayerStatistics: t.field({

@@ -1,7 +1,8 @@
 // Pages of esports lists, and what every metered field says about itself.
 import type { ObjectRef } from '@pothos/core';
 import type { Page } from '../../shared/pagination.ts';
-import { builder, type BuilderTypesOf } from '../builder.ts';
+import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
+import { builder } from '../builder.ts';
 
 export const METERED = 'Metered: one esports_calls unit when it succeeds. Send svc-installation-id.';
 
@@ -9,7 +10,7 @@ const PageMeta = builder.objectRef<Page<unknown>['meta']>('EsportsPageMeta').imp
   fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
 });
 
-export function pageType<T>(name: string, item: ObjectRef<BuilderTypesOf, T>) {
+export function pageType<T>(name: string, item: ObjectRef<SubgraphSchemaTypes, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
       data: t.field({ type: [item], resolve: (page) => page.data }),
