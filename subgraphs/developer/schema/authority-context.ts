@@ -9,19 +9,21 @@ type UserActor = { type: 'user'; userId: string };
 
 const ApplicationActorRef = builder.objectRef<ApplicationActor>('ApplicationActor').implement({
   description: 'The application acts on its own behalf (client credentials).',
-  isTypeOf: (actor) => (actor as ApplicationActor).type === 'application',
   fields: (t) => ({ type: t.exposeString('type'), applicationId: t.exposeID('applicationId') }),
 });
 const UserActorRef = builder.objectRef<UserActor>('UserActor').implement({
   description: 'The application acts for a user who authorised it.',
-  isTypeOf: (actor) => (actor as UserActor).type === 'user',
   fields: (t) => ({
     type: t.exposeString('type'),
     userId: t.exposeID('userId'),
     user: t.field({ type: refs.User, resolve: (actor) => ({ id: actor.userId }) }),
   }),
 });
-const Actor = builder.unionType('Actor', { types: [ApplicationActorRef, UserActorRef] });
+const Actor = builder.unionType('Actor', {
+  types: [ApplicationActorRef, UserActorRef],
+  // By name rather than isTypeOf: compiled operations (graphql-jit) pass resolveType no schema to search.
+  resolveType: (actor) => (actor.type === 'user' ? 'UserActor' : 'ApplicationActor'),
+});
 
 const AuthorityContext = builder.objectRef<AuthorityContextResult>('AuthorityContext').implement({
   fields: (t) => ({
