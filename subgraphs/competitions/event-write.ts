@@ -6,7 +6,7 @@
 //    revision, so that revision stands for everything the plan read.
 // 2. Transaction: claim the key (or replay its first answer), lock the event and check that it is
 //    still at If-Match's revision and at the plan's, run the statements, move the revision by one
-//    and append the change-log rows, record the key's answer. The statements are sent back to back
+//    and append the change-log rows (whose readers are woken at commit), record the key's answer. The statements are sent back to back
 //    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
 //    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import {
   type IdempotencyScope,
 } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
+import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
 import { WRITES, type WriteOperation } from './write-contracts.ts';
 
@@ -167,7 +168,7 @@ async function attemptWrite(
   // Another event has no If-Match (null checks nothing): only whether it is still as planned.
   for (const other of others) statements.push({ text: LOCK_EVENT_SQL, values: [other.id, null, other.revision] });
   const revision = plan.changed ? event.revision + 1 : event.revision;
-  if (plan.changed) statements.push(...plan.statements, recordChanges([event, ...others], plan.changes));
+  if (plan.changed) statements.push(...plan.statements, recordChanges([event, ...others], plan.changes), NOTIFY_CHANGES);
   const result: WriteResult = { resourceId: plan.resourceId, revision, updated: plan.changed, replayed: false };
   if (idempotency) statements.push(completeKeyStatement(idempotency, { status: WRITES[write.operation].status, body: result }));
   return (await runTransaction(ctx, statements, idempotency)) ?? result;

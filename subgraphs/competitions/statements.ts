@@ -5,8 +5,7 @@
 
 import type { Event } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
-
-const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { iso, NOW } from '../shared/db/sql-fragments.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -159,7 +158,6 @@ export const playerStatisticsStatement = pageStatements<{ stage: boolean; group:
 // Statements of the event-write transaction (event-write.ts), run after the event is locked. Rows
 // written here carry their timestamps in UTC like Prisma's.
 
-const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 /** The event as a write plans against it. */
 export const EVENT_STATE_SQL = `SELECT id, "organisationId", state, revision FROM "Event" WHERE id = $1`;

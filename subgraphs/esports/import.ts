@@ -9,6 +9,7 @@ import { ApiError, type ErrorDetail } from '../shared/errors.ts';
 import { isoTimestamp, zodDetails } from '../shared/validation.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { assertStorable } from '../shared/input-safety.ts';
+import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 
 const id = z.string().min(1).max(128);
 const text = z.string().min(1).max(200);
@@ -210,6 +211,7 @@ export async function importEsportsData(db: Db, input: unknown, source: string):
           payload: { source, created: result.created, updated: result.updated, unchanged: result.unchanged, counts: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.length])) },
         },
       });
+      await tx.$executeRawUnsafe(NOTIFY_CHANGES.text);
     },
     { timeout: 120_000, maxWait: 30_000 },
   );

@@ -30,6 +30,8 @@ export interface Database {
    * them. The first failure rolls the transaction back and is thrown. Answers each statement's rows.
    */
   transaction(statements: SqlStatement[]): Promise<Record<string, unknown>[][]>;
+  /** Calls `notify` on every NOTIFY on `channel` (and once after a lost listener reconnects); answers the unlisten. */
+  listen(channel: string, notify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   describe: string;
   /** SQL statements Prisma has sent so far (counted only when opened with countQueries). */
@@ -104,8 +106,10 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
   pool.on('error', () => undefined);
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
+  const listener = new PostgresListener(url);
   return {
     kind: 'postgresql',
+    listen: (channel, notify) => listener.listen(channel, notify),
     prisma,
     adapterFactory,
     describe: url.replace(/\/\/[^@]*@/, '//***@'),
@@ -140,6 +144,7 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
     queryCount: () => counter?.count ?? 0,
     query: (sql, params) => pool.query(sql, params as unknown[]),
     async close() {
+      await listener.close();
       await prisma.$disconnect();
       await pool.end();
     },
@@ -164,6 +169,12 @@ function openPglite(dataDir: string, counter?: Counter): Database {
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
   return {
     kind: 'pglite',
+    async listen(channel, notify) {
+      const unlisten = await client.listen(channel, () => notify());
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     queryCount: () => counter?.count ?? 0,
     prisma,
     adapterFactory: migrationFactory,
@@ -187,4 +198,76 @@ function openPglite(dataDir: string, counter?: Counter): Database {
       await client.close();
     },
   };
+}
+
+/**
+ * One connection outside the pool that LISTENs for the whole process. If it is lost it reconnects
+ * (every second until it can) and wakes every listener once, for what it may have missed meanwhile.
+ */
+class PostgresListener {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, notify: () => void): Promise<() => Promise<void>> {
+    let set = this.listeners.get(channel);
+    const first = !set;
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(notify);
+    const client = await this.connected();
+    if (first) await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    return async () => {
+      set.delete(notify);
+      if (set.size === 0 && this.listeners.get(channel) === set) {
+        this.listeners.delete(channel);
+        await this.client?.query(`UNLISTEN "${channel.replace(/"/g, '')}"`).catch(() => undefined);
+      }
+    };
+  }
+
+  private connected(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      for (const notify of this.listeners.get(message.channel) ?? []) notify();
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    for (const channel of this.listeners.keys()) await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client) {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    const again = () => {
+      this.retry = null;
+      if (this.closed) return;
+      this.connected().then(
+        () => {
+          for (const set of this.listeners.values()) for (const notify of set) notify();
+        },
+        () => (this.retry = setTimeout(again, 1000)),
+      );
+    };
+    this.retry = setTimeout(again, 1000);
+  }
+
+  async close() {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client ?? (await this.connecting?.catch(() => null));
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
 }

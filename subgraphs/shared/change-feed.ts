@@ -1,0 +1,201 @@
+// The change feed: every committed change-log row exactly once, in cursor order. Webhooks, the
+// realtime gateway and any later consumer read it here and nowhere else.
+//
+// Sequences are taken in one order and committed in another: a transaction holding sequence 10 can
+// commit after one holding 11. Each row records its writing transaction (ChangeLog.xid), and the feed
+// goes in (xid, sequence) order over transactions older than the oldest one still running
+// (pg_snapshot_xmin): those have all committed or rolled back, and any row written later belongs to a
+// newer transaction, so it sorts after every position already handed out. Writers pay one column
+// default; nothing serialises them. A long transaction holds the feed back until it ends.
+import { ApiError } from './errors.ts';
+import type { Database, SqlRunner, SqlStatement } from './db/database.ts';
+import { iso, NOW } from './db/sql-fragments.ts';
+
+/** Where a reader stands: after the row of transaction `xid` with sequence `sequence` (decimal strings). */
+export interface FeedPosition {
+  xid: string;
+  sequence: string;
+}
+
+export interface FeedChange {
+  /** Opaque: the position right after this change. */
+  cursor: string;
+  position: FeedPosition;
+  id: string;
+  type: string;
+  organisationId: string | null;
+  eventId: string | null;
+  resourceType: string;
+  resourceId: string;
+  revision: number | null;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+export const CHANGE_FEED_CHANNEL = 'change_feed';
+
+/** Sent in a writing transaction: listeners wake when it commits (a notification inside one is sent once). */
+export const NOTIFY_CHANGES: SqlStatement = { text: `SELECT pg_notify('${CHANGE_FEED_CHANNEL}', '')`, values: [] };
+
+/** Rows whose transaction has ended, and so can no longer be joined by an earlier one. */
+const SETTLED = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+const CHANGES_AFTER_SQL = `
+  SELECT xid::text AS xid, sequence::text AS sequence, id, type, "organisationId", "eventId", "resourceType",
+         "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"
+  FROM "ChangeLog"
+  WHERE ${SETTLED} AND (xid, sequence) > ($1::xid8, $2::bigint)
+  ORDER BY xid, sequence
+  LIMIT $3`;
+
+const HEAD_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`;
+
+const HORIZON_SQL = `SELECT xid::text AS xid, sequence::text AS sequence FROM "ChangeFeedPosition" WHERE name = 'retention'`;
+
+/** Settled rows older than $1 go, at most $2 at a time; the retention horizon moves past the last of them. */
+const PRUNE_SQL = `
+  WITH gone AS (
+    DELETE FROM "ChangeLog" WHERE sequence IN (
+      SELECT sequence FROM "ChangeLog" WHERE "createdAt" < $1::timestamp AND ${SETTLED} LIMIT $2)
+    RETURNING xid, sequence),
+  last AS (SELECT xid, sequence FROM gone ORDER BY xid DESC, sequence DESC LIMIT 1),
+  moved AS (
+    INSERT INTO "ChangeFeedPosition" (name, xid, sequence, "updatedAt")
+    SELECT 'retention', xid, sequence, ${NOW} FROM last
+    ON CONFLICT (name) DO UPDATE SET xid = EXCLUDED.xid, sequence = EXCLUDED.sequence, "updatedAt" = EXCLUDED."updatedAt"
+    WHERE ("ChangeFeedPosition".xid, "ChangeFeedPosition".sequence) < (EXCLUDED.xid, EXCLUDED.sequence))
+  SELECT count(*)::int AS removed FROM gone`;
+
+interface ChangeRow extends Omit<FeedChange, 'cursor' | 'position'> {
+  xid: string;
+  sequence: string;
+}
+
+const CURSOR_PREFIX = 'cf1.';
+
+export function encodeCursor(position: FeedPosition): string {
+  return CURSOR_PREFIX + Buffer.from(`${position.xid}.${position.sequence}`).toString('base64url');
+}
+
+const invalidCursor = (field: string) =>
+  new ApiError('validation_failed', 'The cursor is not one this feed handed out.', [{ field, issue: 'invalid_cursor' }]);
+
+/** The position of a cursor the feed handed out; anything else is a 400 naming `field`. */
+export function decodeCursor(cursor: string, field = 'cursor'): FeedPosition {
+  if (!cursor.startsWith(CURSOR_PREFIX) || cursor.length > 80) throw invalidCursor(field);
+  const match = /^(\d{1,20})\.(\d{1,19})$/.exec(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString());
+  if (!match || BigInt(match[1]) >= 2n ** 64n || BigInt(match[2]) >= 2n ** 63n) throw invalidCursor(field);
+  return { xid: match[1], sequence: match[2] };
+}
+
+export const comparePositions = (a: FeedPosition, b: FeedPosition): number => {
+  const byXid = BigInt(a.xid) - BigInt(b.xid);
+  if (byXid !== 0n) return byXid < 0n ? -1 : 1;
+  const bySequence = BigInt(a.sequence) - BigInt(b.sequence);
+  return bySequence === 0n ? 0 : bySequence < 0n ? -1 : 1;
+};
+
+/** The position after everything settled now: a new reader starting here sees what commits from now on. */
+export async function headPosition(sql: SqlRunner): Promise<FeedPosition> {
+  const [row] = await sql<{ xid: string }>(HEAD_SQL, []);
+  return { xid: row.xid, sequence: '0' };
+}
+
+/** Fails with a 400 (details cursor_expired) when retention has removed changes after this position. */
+export async function assertRetained(sql: SqlRunner, position: FeedPosition, field = 'cursor'): Promise<void> {
+  const [horizon] = await sql<FeedPosition>(HORIZON_SQL, []);
+  if (horizon && comparePositions(position, horizon) < 0) {
+    throw new ApiError('validation_failed', 'Changes after this cursor are past the retention period and no longer kept.', [
+      { field, issue: 'cursor_expired' },
+    ]);
+  }
+}
+
+/** Up to `limit` settled changes after `after`, in cursor order. */
+export async function readChanges(sql: SqlRunner, after: FeedPosition, limit = 500): Promise<FeedChange[]> {
+  const rows = await sql<ChangeRow>(CHANGES_AFTER_SQL, [after.xid, after.sequence, limit]);
+  return rows.map(({ xid, sequence, ...change }) => {
+    const position = { xid, sequence };
+    return { cursor: encodeCursor(position), position, ...change };
+  });
+}
+
+/** Removes changes older than the retention period (CHANGE_FEED_RETENTION_DAYS, default 30). */
+export async function pruneChanges(sql: SqlRunner, retentionMs = retentionPeriodMs(), batch = 10_000): Promise<number> {
+  const cutoff = new Date(Date.now() - retentionMs).toISOString();
+  let removed = 0;
+  for (;;) {
+    const [row] = await sql<{ removed: number }>(PRUNE_SQL, [cutoff, batch]);
+    removed += row.removed;
+    if (row.removed < batch) return removed;
+  }
+}
+
+export function retentionPeriodMs(): number {
+  const days = Number(process.env.CHANGE_FEED_RETENTION_DAYS ?? 30);
+  return (Number.isFinite(days) && days > 0 ? days : 30) * 86_400_000;
+}
+
+/**
+ * Calls `wake` when changes may have committed: at once on a notification, and every `pollMs` in case
+ * one was missed (a listener reconnecting, or a change that settles only when an older transaction
+ * ends). Returns a stop function.
+ */
+export async function onChanges(db: Database, wake: () => void, pollMs = 1000): Promise<() => Promise<void>> {
+  const unlisten = await db.listen(CHANGE_FEED_CHANNEL, wake);
+  const timer = setInterval(wake, pollMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await unlisten();
+  };
+}
+
+/**
+ * Follows the feed from `after`: hands every batch of changes to `consume` in order, one batch at a
+ * time, and moves on only once it has returned. For readers that keep their position in memory (the
+ * realtime gateway, tests); the webhook fan-out keeps its own in the database.
+ */
+export async function followChanges(
+  db: Database,
+  after: FeedPosition,
+  consume: (changes: FeedChange[]) => Promise<void> | void,
+  options: { pollMs?: number; batch?: number } = {},
+): Promise<{ stop(): Promise<void>; position(): FeedPosition }> {
+  let position = after;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const drain = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        for (;;) {
+          if (stopped) return;
+          const changes = await readChanges(db.sql, position, options.batch ?? 500);
+          if (!changes.length) break;
+          await consume(changes);
+          position = changes[changes.length - 1].position;
+        }
+      } while (again && !stopped);
+    } catch {
+      // A failed read (database restarting) is tried again at the next wake-up.
+    } finally {
+      running = false;
+    }
+  };
+  const stopListening = await onChanges(db, () => void drain(), options.pollMs);
+  void drain();
+  return {
+    position: () => position,
+    async stop() {
+      stopped = true;
+      await stopListening();
+    },
+  };
+}
