@@ -21,12 +21,15 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { mountDocs } from './openapi/docs-page.ts';
 import { mountRoutes } from './routes/mount.ts';
 import { routeTable } from './routes/index.ts';
+import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
 
 export interface PlatformOptions {
   db: Database;
   subgraphUrls?: SubgraphUrls;
   /** auto: single-subgraph route operations run on their subgraph directly; gateway: all through the gateway. */
   routeExecution?: 'auto' | 'gateway';
+  /** Run a webhook worker in this process (default: unless WEBHOOK_WORKER=off). */
+  webhookWorker?: boolean | WorkerOptions;
 }
 
 export interface Platform {
@@ -53,7 +56,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto' }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off' }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
@@ -77,6 +80,11 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router);
+
+  const worker = webhookWorker
+    ? new WebhookWorker(db, { ...(typeof webhookWorker === 'object' ? webhookWorker : {}), log: (message, error) => logger.error({ err: error }, message) })
+    : null;
+  await worker?.start();
 
   const app = new Koa();
   app.proxy = process.env.TRUST_PROXY === '1';
@@ -138,6 +146,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
       }
       for (const server of servers) server.closeAllConnections();
       await closed;
+      await worker?.stop();
       await graphql.stop();
     },
   };

@@ -5,6 +5,7 @@ import { competitionReadRoutes } from './competition-reads.ts';
 import { competitionWriteRoutes } from './competition-writes.ts';
 import { esportsRoutes } from './esports.ts';
 import { developerRoutes } from './developer.ts';
+import { webhookRoutes } from './webhooks.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes];

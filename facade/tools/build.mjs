@@ -13,6 +13,7 @@ export const outdir = path.join(root, 'node_modules/.cache/esports-platform');
 export const entries = {
   main: 'facade/main.ts',
   subgraph: 'subgraphs/serve.ts',
+  worker: 'facade/worker-main.ts',
   // npm start runs pending migrations in a child process of its own (see facade/main.ts).
   migrate: 'prisma/tools/migrate.ts',
   'bench-serve': 'test/bench/serve.ts',

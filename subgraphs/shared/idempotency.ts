@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from './db/database.ts';
 import type { SqlStatement } from './db/database.ts';
-import { failWith } from './db/guards.ts';
+import { failWith, guardFailure } from './db/guards.ts';
 import { ApiError } from './errors.ts';
 import { canonicalJson } from './canonical-json.ts';
 
@@ -88,4 +88,41 @@ export function completeKeyStatement(scope: IdempotencyScope, response: StoredRe
            WHERE "applicationId" = $1 AND method = $2 AND route = $3 AND key = $4`,
     values: [scope.applicationId, scope.method, scope.route, scope.key, response.status, JSON.stringify(response.body)],
   };
+}
+
+/**
+ * A write that needs no plan against a revision (webhook endpoints, redeliveries): its statements run
+ * in one transaction between claiming the key and recording `response`. A key already used answers
+ * its first response, replayed. `onGuard` turns the write's own failed checks into errors.
+ */
+export async function idempotentTransaction<T>(
+  ctx: { db: Db; transaction(statements: SqlStatement[]): Promise<unknown> },
+  scope: IdempotencyScope,
+  response: { status: number; body: T },
+  statements: SqlStatement[],
+  onGuard: (check: string, value: string) => Error | undefined = () => undefined,
+): Promise<{ body: T; replayed: boolean }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await ctx.transaction([claimKeyStatement(scope), ...statements, completeKeyStatement(scope, response)]);
+      return { body: response.body, replayed: false };
+    } catch (error) {
+      const failed = guardFailure(error);
+      if (!failed) throw error;
+      if (failed.check !== 'key_taken') throw onGuard(failed.check, failed.value) ?? error;
+      const replay = await findReplay(ctx.db, scope);
+      if (replay) return { body: replay.body as T, replayed: true };
+      if (!(await releaseExpiredKey(ctx.db, scope))) {
+        throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
+      }
+    }
+  }
+  throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
+}
+
+/** The stored answer for a key whose request now fails validation (its first run changed things), if any. */
+export async function replayInstead(db: Db, scope: IdempotencyScope, error: unknown): Promise<{ body: unknown; replayed: true } | null> {
+  if (!(error instanceof ApiError)) return null;
+  const replay = await findReplay(db, scope);
+  return replay ? { body: replay.body, replayed: true } : null;
 }

@@ -5,6 +5,7 @@ import './installation.ts';
 import './application.ts';
 import './authority-context.ts';
 import './token.ts';
+import './webhook.ts';
 
 export { builder };
 export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

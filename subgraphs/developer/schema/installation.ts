@@ -1,8 +1,8 @@
 // Installation: an application installed on a user, team, organisation or event.
 import type { InstallationRow } from '../../shared/authority.ts';
-import type { Page } from '../../shared/pagination.ts';
 import { TARGET_TYPES } from '../../shared/scopes.ts';
 import { builder, refs } from '../builder.ts';
+import { pageType } from './page.ts';
 
 export const TargetType = builder.enumType('AuthorityTargetType', {
   description: 'What an installation or an authority query is about.',
@@ -29,13 +29,4 @@ export const Installation = builder.objectRef<InstallationRow>('Installation').i
   }),
 });
 
-const InstallationPageMeta = builder.objectRef<Page<InstallationRow>['meta']>('InstallationPageMeta').implement({
-  fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
-});
-
-export const InstallationPage = builder.objectRef<Page<InstallationRow>>('InstallationPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [Installation], resolve: (page) => page.data }),
-    meta: t.field({ type: InstallationPageMeta, resolve: (page) => page.meta }),
-  }),
-});
+export const InstallationPage = pageType('InstallationPage', Installation);

@@ -1,0 +1,29 @@
+// npm run worker: a webhook worker on its own (fan-out and deliveries), for deployments that run the
+// API with WEBHOOK_WORKER=off or want more delivery capacity. Any number may run against one
+// PostgreSQL database. SIGTERM or SIGINT let the attempts in flight finish and be recorded.
+import { openDatabase } from '../subgraphs/shared/db/database.ts';
+import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
+import { WebhookWorker } from '../subgraphs/developer/webhooks/worker.ts';
+import { createLogger } from './http/observability.ts';
+
+const logger = createLogger();
+installProcessGuards(logger);
+
+const db = openDatabase();
+const worker = new WebhookWorker(db, { log: (message, error) => logger.error({ err: error }, message) });
+await worker.start();
+logger.info({ database: db.describe, pid: process.pid }, 'webhook worker started');
+console.log(`Webhook worker ${process.pid} is running on ${db.describe}.`);
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'webhook worker stopping');
+  setTimeout(() => process.exit(1), 20_000).unref();
+  await worker.stop();
+  await db.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

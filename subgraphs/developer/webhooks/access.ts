@@ -1,0 +1,29 @@
+// Who may manage an application's webhooks: a token of that application with an application actor,
+// or with a user actor who manages the application's owner (an administrator of the owning
+// organisation, a captain or coach of the owning team, the owning user). Another application's
+// token is answered not_found, as if the application did not exist.
+import type { SubgraphContext } from '../../shared/context.ts';
+import { forbidden, notFound } from '../../shared/errors.ts';
+import type { Authority } from '../../shared/authority.ts';
+
+export async function managedApplication(ctx: SubgraphContext, applicationId: string): Promise<Authority> {
+  const authority = await ctx.authority();
+  if (authority.applicationId !== applicationId) throw notFound('The application');
+  if (authority.actor.type === 'user' && !(await managesOwner(ctx, authority.actor.userId, authority.owner))) {
+    throw forbidden("The user does not manage this application's owner.", 'missing_permission');
+  }
+  return authority;
+}
+
+async function managesOwner(ctx: SubgraphContext, userId: string, owner: { type: string; id: string }): Promise<boolean> {
+  if (owner.type === 'user') return owner.id === userId;
+  if (owner.type === 'organisation') {
+    const member = await ctx.db.organisationMember.findUnique({ where: { organisationId_userId: { organisationId: owner.id, userId } } });
+    return member?.role === 'administrator';
+  }
+  if (owner.type === 'team') {
+    const member = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId: owner.id, userId } } });
+    return member?.role === 'captain' || member?.role === 'coach';
+  }
+  return false;
+}

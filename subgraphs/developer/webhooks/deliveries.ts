@@ -1,0 +1,181 @@
+// The delivery log of an application: deliveries newest first (filters endpointId, status,
+// eventType), one delivery, its attempts, and redelivery of a terminal one (a new delivery with the
+// same payload and redeliveryOf set; the original stays as it was).
+import type { SubgraphContext } from '../../shared/context.ts';
+import type { WebhookAttempt, WebhookDelivery } from '../../shared/db/generated/client.ts';
+import { failWith } from '../../shared/db/guards.ts';
+import { NOW } from '../../shared/db/sql-fragments.ts';
+import { ApiError, notFound, validationFailed } from '../../shared/errors.ts';
+import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../shared/idempotency.ts';
+import { newId } from '../../shared/crypto.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../../shared/pagination.ts';
+import { managedApplication } from './access.ts';
+import { WEBHOOK_EVENT_TYPE_NAMES } from './event-types.ts';
+import { NOTIFY_DELIVERIES } from './fanout.ts';
+import { DELIVERY_STATUSES } from './inputs.ts';
+
+export interface DeliveryView {
+  id: string;
+  applicationId: string;
+  installationId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  responseStatus: number | null;
+  errorCode: string | null;
+  redeliveryOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deliveredAt: string | null;
+}
+
+export const toDeliveryView = (row: WebhookDelivery): DeliveryView => ({
+  id: row.id,
+  applicationId: row.applicationId,
+  installationId: row.installationId,
+  endpointId: row.endpointId,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  status: row.status,
+  attemptCount: row.attemptCount,
+  responseStatus: row.responseStatus,
+  errorCode: row.errorCode,
+  redeliveryOf: row.redeliveryOf,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  deliveredAt: row.deliveredAt?.toISOString() ?? null,
+});
+
+export interface AttemptView {
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  responseStatus: number | null;
+  errorCode: string | null;
+  responseBody: string | null;
+}
+
+const toAttemptView = (row: WebhookAttempt): AttemptView => ({
+  number: row.number,
+  startedAt: row.startedAt.toISOString(),
+  durationMs: row.durationMs,
+  responseStatus: row.responseStatus,
+  errorCode: row.errorCode,
+  responseBody: row.responseBody,
+});
+
+export interface DeliveryListArgs {
+  cursor?: string | null;
+  limit?: number | null;
+  endpointId?: string | null;
+  status?: string | null;
+  eventType?: string | null;
+}
+
+const oneOf = (field: string, value: string | null | undefined, allowed: readonly string[]) => {
+  if (value != null && !allowed.includes(value)) {
+    throw validationFailed(`${field} must be one of ${allowed.join(', ')}.`, [{ field, issue: `must be one of ${allowed.join(', ')}` }]);
+  }
+};
+
+export async function listDeliveries(ctx: SubgraphContext, applicationId: string, args: DeliveryListArgs): Promise<Page<DeliveryView>> {
+  await managedApplication(ctx, applicationId);
+  oneOf('status', args.status, DELIVERY_STATUSES);
+  oneOf('eventType', args.eventType, WEBHOOK_EVENT_TYPE_NAMES);
+  const limit = pageLimit(args.limit);
+  const binding = `webhook-deliveries|${applicationId}|${args.endpointId ?? ''}|${args.status ?? ''}|${args.eventType ?? ''}`;
+  const after = decodeCursor(binding, args.cursor);
+  const rows = await ctx.db.webhookDelivery.findMany({
+    where: {
+      applicationId,
+      ...(args.endpointId ? { endpointId: args.endpointId } : {}),
+      ...(args.status ? { status: args.status } : {}),
+      ...(args.eventType ? { eventType: args.eventType } : {}),
+      ...(after ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  return pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], toDeliveryView);
+}
+
+async function deliveryOf(ctx: SubgraphContext, applicationId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const row = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId } });
+  if (!row || row.applicationId !== applicationId) throw notFound('The webhook delivery');
+  return row;
+}
+
+export async function getDelivery(ctx: SubgraphContext, applicationId: string, deliveryId: string): Promise<DeliveryView> {
+  await managedApplication(ctx, applicationId);
+  return toDeliveryView(await deliveryOf(ctx, applicationId, deliveryId));
+}
+
+export async function listAttempts(ctx: SubgraphContext, applicationId: string, deliveryId: string, args: { cursor?: string | null; limit?: number | null }): Promise<Page<AttemptView>> {
+  await managedApplication(ctx, applicationId);
+  await deliveryOf(ctx, applicationId, deliveryId);
+  const limit = pageLimit(args.limit);
+  const binding = `webhook-attempts|${deliveryId}`;
+  const after = decodeCursor(binding, args.cursor);
+  if (after && typeof after[0] !== 'number') throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  const rows = await ctx.db.webhookAttempt.findMany({
+    where: { deliveryId, ...(after ? { number: { gt: after[0] as number } } : {}) },
+    orderBy: { number: 'asc' },
+    take: limit + 1,
+  });
+  return pageOf(rows, limit, binding, (row) => [row.number], toAttemptView);
+}
+
+const TERMINAL = ['succeeded', 'dead-letter'];
+
+const REDELIVER_SQL = `
+  WITH inserted AS (
+    INSERT INTO "WebhookDelivery" (id, "applicationId", "installationId", "endpointId", "eventId", "eventType", payload, status, "redeliveryOf", "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT $1, "applicationId", "installationId", "endpointId", "eventId", "eventType", payload, 'pending', id, ${NOW}, $3::timestamp, $3::timestamp
+    FROM "WebhookDelivery" WHERE id = $2 AND status IN ('succeeded', 'dead-letter')
+    RETURNING 1)
+  SELECT CASE WHEN count(*) = 0 THEN ${failWith('not_terminal', 'count(*)')} END AS guard FROM inserted`;
+
+const notTerminal = (status: string) =>
+  new ApiError('conflict', `Only a succeeded or dead-letter delivery can be redelivered; this one is ${status}.`, [{ field: 'deliveryId', issue: 'not_terminal' }]);
+
+export async function redeliver(
+  ctx: SubgraphContext,
+  applicationId: string,
+  deliveryId: string,
+  idempotencyKey: string | null | undefined,
+): Promise<DeliveryView & { replayed: boolean }> {
+  await managedApplication(ctx, applicationId);
+  const scope = { applicationId, method: 'POST', route: 'redeliverWebhookDelivery', key: validateKey(idempotencyKey), requestHash: requestHash({ applicationId, deliveryId }) };
+  let original: WebhookDelivery;
+  try {
+    original = await deliveryOf(ctx, applicationId, deliveryId);
+    if (!TERMINAL.includes(original.status)) throw notTerminal(original.status);
+  } catch (error) {
+    const replay = await replayInstead(ctx.db, scope, error);
+    if (replay) return { ...(replay.body as DeliveryView), replayed: true };
+    throw error;
+  }
+  const now = new Date().toISOString();
+  const delivery: DeliveryView = {
+    ...toDeliveryView(original),
+    id: newId('dlv'),
+    status: 'pending',
+    attemptCount: 0,
+    responseStatus: null,
+    errorCode: null,
+    redeliveryOf: original.id,
+    createdAt: now,
+    updatedAt: now,
+    deliveredAt: null,
+  };
+  const { body, replayed } = await idempotentTransaction(
+    ctx,
+    scope,
+    { status: 201, body: delivery },
+    [{ text: REDELIVER_SQL, values: [delivery.id, original.id, now.replace('Z', '')] }, NOTIFY_DELIVERIES],
+    (check) => (check === 'not_terminal' ? notTerminal('no longer terminal') : undefined),
+  );
+  return { ...body, replayed };
+}

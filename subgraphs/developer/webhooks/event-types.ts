@@ -1,0 +1,106 @@
+// The closed catalogue of webhook event types: every change-log type, plus webhook.test. Each
+// delivery's body is {type, timestamp, data}; `data` is the same envelope for every change, with
+// the type's own facts in `details`, described here by JSON Schema (served, and in docs/webhooks.md).
+
+type JsonSchema = Record<string, unknown>;
+
+const id = { type: 'string' } as const;
+const nullableId = { type: ['string', 'null'] } as const;
+const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+export interface WebhookEventType {
+  name: string;
+  description: string;
+  /** Schema of data.details. */
+  details: JsonSchema;
+}
+
+export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
+  { name: 'event.published', description: 'A draft event was published: its state is now scheduled.', details: object({ state: { const: 'scheduled' } }) },
+  {
+    name: 'veto.updated',
+    description: "The event's map pool and veto configurations were replaced.",
+    details: object({
+      mapPool: { type: 'array', items: id },
+      configurations: {
+        type: 'array',
+        items: object({
+          bestOf: { type: 'integer' },
+          steps: { type: 'array', items: object({ action: { enum: ['ban', 'pick', 'decider'] }, team: { type: ['string', 'null'] } }, ['action']) },
+        }),
+      },
+    }),
+  },
+  {
+    name: 'stage.created',
+    description: 'A stage (and its groups) was added to the event.',
+    details: object({ stageId: id, name: id, format: id, bestOf: { type: 'integer' }, groupIds: { type: 'array', items: id } }),
+  },
+  {
+    name: 'invitation.created',
+    description: 'A team was invited to the event, a stage or a group.',
+    details: object({ invitationId: id, teamId: id, stageId: nullableId, groupId: nullableId }),
+  },
+  {
+    name: 'standing.adjusted',
+    description: "Points were added to or taken from a participant's standing.",
+    details: object({ adjustmentId: id, participantId: id, stageId: id, groupId: nullableId, points: { type: 'integer' } }),
+  },
+  {
+    name: 'participant.updated',
+    description: "A participant's status, seed or name changed (action says which).",
+    details: object({ participantId: id, action: id }),
+  },
+  { name: 'participant.deleted', description: 'A participant was removed from the event.', details: object({ participantId: id }) },
+  {
+    name: 'lineup.updated',
+    description: "A participant's lineup changed: a member added, removed or given another role.",
+    details: object({ participantId: id, operation: id, userId: id, role: nullableId, scope: id }),
+  },
+  {
+    name: 'playday.staff_updated',
+    description: "A playday's broadcast staff roster was replaced.",
+    details: object({ playdayId: id, staff: { type: 'array', items: object({ userId: id, role: id }) } }),
+  },
+  {
+    name: 'esports.imported',
+    description:
+      'Published esports data changed through an import. Not tied to an organisation: delivered to applications whose owner holds the esports_data entitlement.',
+    details: object({
+      source: id,
+      created: { type: 'integer' },
+      updated: { type: 'integer' },
+      unchanged: { type: 'integer' },
+      counts: { type: 'object', additionalProperties: { type: 'integer' } },
+    }),
+  },
+  {
+    name: 'webhook.test',
+    description: 'Sent by POST …/webhook-endpoints/{endpointId}/test to that endpoint alone, whatever it subscribes to.',
+    details: object({ endpointId: id, message: id }),
+  },
+];
+
+export const WEBHOOK_EVENT_TYPE_NAMES = WEBHOOK_EVENT_TYPES.map((type) => type.name);
+
+/** The schema of a whole delivery body of this type. */
+export function payloadSchema(type: WebhookEventType): JsonSchema {
+  return object({
+    type: { const: type.name },
+    timestamp: { type: 'string', format: 'date-time' },
+    data: object({
+      changeId: { type: 'string', description: 'The change this delivery carries (the delivery’s eventId).' },
+      organisationId: nullableId,
+      eventId: nullableId,
+      resourceType: id,
+      resourceId: id,
+      revision: { type: ['integer', 'null'], description: "The event's revision after the change." },
+      details: type.details,
+    }),
+  });
+}

@@ -1,0 +1,106 @@
+// Fan-out: each change of the feed becomes one delivery per active endpoint subscribed to its type
+// whose application is installed (actively) on the change's event or organisation; that
+// installation is the delivery's. Changes tied to neither (esports.imported) go to applications whose
+// owner holds esports_data, through their first active installation. The feed position is kept in
+// ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
+// set, so any number of workers may run this: one wins each batch, the others read again.
+import type { Database, SqlStatement } from '../../shared/db/database.ts';
+import { failWith, guardFailure } from '../../shared/db/guards.ts';
+import { NOW } from '../../shared/db/sql-fragments.ts';
+import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../../shared/change-feed.ts';
+
+export const FANOUT_CONSUMER = 'webhooks';
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+
+const POSITION_SQL = `SELECT xid::text AS xid, sequence::text AS sequence FROM "ChangeFeedPosition" WHERE name = $1`;
+const START_SQL = `INSERT INTO "ChangeFeedPosition" (name, xid, sequence, "updatedAt") VALUES ($1, $2::xid8, $3, ${NOW}) ON CONFLICT (name) DO NOTHING`;
+
+const MOVE_SQL = `
+  WITH moved AS (
+    UPDATE "ChangeFeedPosition" SET xid = $4::xid8, sequence = $5, "updatedAt" = ${NOW}
+    WHERE name = $1 AND xid = $2::xid8 AND sequence = $3
+    RETURNING 1)
+  SELECT CASE WHEN count(*) = 0 THEN ${failWith('moved', 'count(*)')} END AS guard FROM moved`;
+
+const DELIVERIES_SQL = `
+  INSERT INTO "WebhookDelivery" (id, "applicationId", "installationId", "endpointId", "eventId", "eventType", "changeId", payload, status, "nextAttemptAt", "createdAt", "updatedAt")
+  SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e."applicationId", r.id, e.id, c.id, c.type, c.id, c.payload::jsonb, 'pending', ${NOW}, ${NOW}, ${NOW}
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS c(id, type, org, event, payload)
+  JOIN "WebhookEndpoint" e ON e.status = 'active' AND c.type = ANY(e."subscribedEvents")
+  CROSS JOIN LATERAL (
+    SELECT i.id FROM "Installation" i
+    WHERE i."applicationId" = e."applicationId" AND i.status = 'active'
+      AND ((i."targetType" = 'event' AND i."targetId" = c.event)
+        OR (i."targetType" = 'organisation' AND i."targetId" = c.org)
+        OR (c.org IS NULL AND c.event IS NULL AND EXISTS (
+              SELECT 1 FROM "Application" a JOIN "Entitlement" en ON en."ownerType" = a."ownerType" AND en."ownerId" = a."ownerId"
+              WHERE a.id = e."applicationId" AND en.name = 'esports_data' AND (en."expiresAt" IS NULL OR en."expiresAt" > ${NOW}))))
+    ORDER BY (i."targetType" = 'event') DESC, i.id
+    LIMIT 1) r
+  ON CONFLICT ("endpointId", "changeId") DO NOTHING`;
+
+export const NOTIFY_DELIVERIES: SqlStatement = { text: `SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`, values: [] };
+
+/** The body of a delivery of this change. */
+export function deliveryBody(change: FeedChange): Record<string, unknown> {
+  const { eventId: _eventId, revision: _revision, ...details } = change.payload;
+  return {
+    type: change.type,
+    timestamp: change.createdAt,
+    data: {
+      changeId: change.id,
+      organisationId: change.organisationId,
+      eventId: change.eventId,
+      resourceType: change.resourceType,
+      resourceId: change.resourceId,
+      revision: change.revision,
+      details,
+    },
+  };
+}
+
+/** Where fan-out stands; the first call starts it at the head of the feed (nothing older is delivered). */
+async function position(db: Database): Promise<FeedPosition> {
+  const [row] = await db.sql<FeedPosition>(POSITION_SQL, [FANOUT_CONSUMER]);
+  if (row) return row;
+  const head = await headPosition(db.sql);
+  await db.sql(START_SQL, [FANOUT_CONSUMER, head.xid, head.sequence]);
+  const [started] = await db.sql<FeedPosition>(POSITION_SQL, [FANOUT_CONSUMER]);
+  return started;
+}
+
+/** Starts fan-out at the head of the feed if it has never run. */
+export const startFanOut = (db: Database) => position(db).then(() => undefined);
+
+/** Fans out what the feed holds after the stored position; answers how many changes it took. */
+export async function fanOut(db: Database, batch = 500): Promise<number> {
+  let taken = 0;
+  for (;;) {
+    const from = await position(db);
+    const changes = await readChanges(db.sql, from, batch);
+    if (!changes.length) return taken;
+    const to = changes[changes.length - 1].position;
+    const column = (pick: (change: FeedChange) => string | null) => changes.map(pick);
+    try {
+      await db.transaction([
+        { text: MOVE_SQL, values: [FANOUT_CONSUMER, from.xid, from.sequence, to.xid, to.sequence] },
+        {
+          text: DELIVERIES_SQL,
+          values: [
+            column((c) => c.id),
+            column((c) => c.type),
+            column((c) => c.organisationId),
+            column((c) => c.eventId),
+            column((c) => JSON.stringify(deliveryBody(c))),
+          ],
+        },
+        NOTIFY_DELIVERIES,
+      ]);
+      taken += changes.length;
+    } catch (error) {
+      // Another worker took this batch first: read on from where it left the position.
+      if (guardFailure(error)?.check !== 'moved') throw error;
+    }
+    if (changes.length < batch) return taken;
+  }
+}

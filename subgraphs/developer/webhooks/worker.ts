@@ -1,0 +1,229 @@
+// The webhook worker: fans the change feed out into deliveries and attempts every due delivery.
+// Runs inside `npm start` (unless WEBHOOK_WORKER=off) and on its own as `npm run worker`; any number
+// may run. A delivery is claimed with FOR UPDATE SKIP LOCKED and a lease longer than an attempt can
+// last, so no two workers make the same attempt; a worker that dies loses nothing: its lease runs out
+// and another worker makes the attempt again, with the same webhook-id (at least once).
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../shared/db/database.ts';
+import { NOW } from '../../shared/db/sql-fragments.ts';
+import { onChanges } from '../../shared/change-feed.ts';
+import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
+import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
+
+/** Seconds after the previous attempt; after the last one the delivery is dead-letter. */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+/** An endpoint failing continuously this long is disabled. */
+const FAILING_DISABLES_AFTER = '5 days';
+/** A receiver's Retry-After is honoured up to this many seconds. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+export function retrySchedule(): number[] {
+  const configured = process.env.WEBHOOK_RETRY_SCHEDULE;
+  if (!configured) return DEFAULT_RETRY_SCHEDULE;
+  const seconds = configured.split(',').map((part) => Number(part.trim()));
+  if (!seconds.length || seconds.some((value) => !Number.isFinite(value) || value < 0)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800; got ${configured}`);
+  }
+  return seconds;
+}
+
+const CLAIM_SQL = `
+  WITH due AS (
+    SELECT d.id FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId" AND e.status = 'active'
+    WHERE d.status IN ('pending', 'failed') AND d."nextAttemptAt" <= ${NOW}
+      AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ${NOW})
+    ORDER BY d."nextAttemptAt"
+    LIMIT $1
+    FOR UPDATE OF d SKIP LOCKED)
+  UPDATE "WebhookDelivery" d SET "claimedUntil" = ${NOW} + $2::interval, "claimToken" = $3
+  FROM due, "WebhookEndpoint" e
+  WHERE d.id = due.id AND e.id = d."endpointId"
+  RETURNING d.id, d."attemptCount", d.payload::text AS body, e.url,
+            CASE WHEN e."previousSecret" IS NOT NULL AND e."previousSecretExpiresAt" > ${NOW}
+                 THEN ARRAY[e.secret, e."previousSecret"] ELSE ARRAY[e.secret] END AS secrets`;
+
+/**
+ * The attempt, the delivery's new state and, when it changes, the endpoint's: failing since when,
+ * disabled on 410 or after five days of failures. Only the claim's holder moves the delivery.
+ */
+const RECORD_SQL = `
+  WITH attempt AS (
+    INSERT INTO "WebhookAttempt" ("deliveryId", number, "startedAt", "durationMs", "responseStatus", "errorCode", "responseBody")
+    VALUES ($1, $2, $3::timestamptz AT TIME ZONE 'UTC', $4, $5, $6, $7)
+    ON CONFLICT ("deliveryId", number) DO UPDATE SET "startedAt" = EXCLUDED."startedAt", "durationMs" = EXCLUDED."durationMs",
+      "responseStatus" = EXCLUDED."responseStatus", "errorCode" = EXCLUDED."errorCode", "responseBody" = EXCLUDED."responseBody"),
+  delivery AS (
+    UPDATE "WebhookDelivery" SET status = $8, "attemptCount" = $2, "responseStatus" = $5, "errorCode" = $6,
+      "nextAttemptAt" = CASE WHEN $8 = 'failed' THEN ${NOW} + $9::interval END,
+      "deliveredAt" = CASE WHEN $8 = 'succeeded' THEN ${NOW} ELSE "deliveredAt" END,
+      "claimedUntil" = NULL, "claimToken" = NULL, "updatedAt" = ${NOW}
+    WHERE id = $1 AND "claimToken" = $10
+    RETURNING "endpointId")
+  UPDATE "WebhookEndpoint" e SET
+    "failingSince" = CASE WHEN $8 = 'succeeded' THEN NULL ELSE COALESCE(e."failingSince", ${NOW}) END,
+    status = CASE WHEN $11 OR e."failingSince" < ${NOW} - interval '${FAILING_DISABLES_AFTER}' THEN 'disabled' ELSE e.status END,
+    "disabledReason" = CASE WHEN $11 THEN 'gone' WHEN e."failingSince" < ${NOW} - interval '${FAILING_DISABLES_AFTER}' THEN 'failing' ELSE e."disabledReason" END,
+    revision = CASE WHEN $11 OR e."failingSince" < ${NOW} - interval '${FAILING_DISABLES_AFTER}' THEN e.revision + 1 ELSE e.revision END,
+    "updatedAt" = ${NOW}
+  FROM delivery
+  WHERE e.id = delivery."endpointId" AND e.status = 'active'
+    AND (CASE WHEN $8 = 'succeeded' THEN e."failingSince" IS NOT NULL
+              ELSE $11 OR e."failingSince" IS NULL OR e."failingSince" < ${NOW} - interval '${FAILING_DISABLES_AFTER}' END)`;
+
+interface Claimed {
+  id: string;
+  attemptCount: number;
+  body: string;
+  url: string;
+  secrets: string[];
+}
+
+export interface WorkerOptions {
+  /** Attempts in flight at once. */
+  concurrency?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  /** Wake-up without a notification, for what becomes due by time (retries). */
+  pollMs?: number;
+  schedule?: number[];
+  log?: (message: string, error?: unknown) => void;
+}
+
+export class WebhookWorker {
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+  private readonly schedule: number[];
+  private readonly log: (message: string, error?: unknown) => void;
+  private inFlight = 0;
+  private running = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private fanningOut = false;
+  private fanOutAgain = false;
+  private readonly stops: Array<() => Promise<void>> = [];
+  private readonly attempts = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    options: WorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 64);
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.timeoutMs = options.timeoutMs ?? Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
+    this.pollMs = options.pollMs ?? 1000;
+    this.schedule = options.schedule ?? retrySchedule();
+    this.log = options.log ?? (() => undefined);
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    await startFanOut(this.db);
+    this.stops.push(await onChanges(this.db, () => void this.fanOut(), this.pollMs));
+    this.stops.push(await this.db.listen(DELIVERIES_CHANNEL, () => void this.pump()));
+    this.timer = setInterval(() => void this.pump(), this.pollMs);
+    this.timer.unref();
+    void this.fanOut();
+    void this.pump();
+  }
+
+  /** Stops claiming, lets attempts in flight finish and be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    for (const stop of this.stops.splice(0)) await stop().catch(() => undefined);
+    while (this.attempts.size || this.pumping || this.fanningOut) {
+      await Promise.race([...this.attempts, new Promise((resolve) => setTimeout(resolve, 20))]);
+    }
+  }
+
+  private async fanOut(): Promise<void> {
+    if (!this.running) return;
+    if (this.fanningOut) {
+      this.fanOutAgain = true;
+      return;
+    }
+    this.fanningOut = true;
+    try {
+      do {
+        this.fanOutAgain = false;
+        if ((await fanOut(this.db)) > 0) void this.pump();
+      } while (this.fanOutAgain && this.running);
+    } catch (error) {
+      this.log('webhook fan-out failed; trying again at the next wake-up', error);
+    } finally {
+      this.fanningOut = false;
+    }
+  }
+
+  /** Claims as many due deliveries as there are free slots and starts them. */
+  private async pump(): Promise<void> {
+    if (!this.running) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        while (this.running && this.inFlight < this.concurrency) {
+          const token = randomUUID();
+          const claimed = await this.db.sql<Claimed>(CLAIM_SQL, [this.concurrency - this.inFlight, `${this.leaseMs} milliseconds`, token]);
+          for (const delivery of claimed) this.track(this.attempt(delivery, token));
+          if (!claimed.length) break;
+        }
+      } while (this.pumpAgain && this.running);
+    } catch (error) {
+      this.log('claiming webhook deliveries failed; trying again at the next wake-up', error);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private track(attempt: Promise<void>) {
+    this.inFlight++;
+    this.attempts.add(attempt);
+    void attempt.finally(() => {
+      this.inFlight--;
+      this.attempts.delete(attempt);
+      void this.pump();
+    });
+  }
+
+  private async attempt(delivery: Claimed, token: string): Promise<void> {
+    const outcome = await attemptDelivery({ deliveryId: delivery.id, url: delivery.url, body: delivery.body, secrets: delivery.secrets, timeoutMs: this.timeoutMs });
+    const number = delivery.attemptCount + 1;
+    const { status, delaySeconds } = this.next(outcome, number);
+    try {
+      await this.db.sql(RECORD_SQL, [
+        delivery.id,
+        number,
+        outcome.startedAt.toISOString(),
+        outcome.durationMs,
+        outcome.responseStatus,
+        outcome.errorCode,
+        outcome.responseBody?.replace(/\u0000/g, '') ?? null,
+        status,
+        `${delaySeconds} seconds`,
+        token,
+        outcome.responseStatus === 410,
+      ]);
+    } catch (error) {
+      // Unrecorded, the attempt is made again when the lease runs out.
+      this.log(`recording webhook delivery ${delivery.id} failed`, error);
+    }
+  }
+
+  /** What becomes of the delivery after attempt `number`. */
+  private next(outcome: AttemptOutcome, number: number): { status: string; delaySeconds: number } {
+    if (outcome.errorCode === null) return { status: 'succeeded', delaySeconds: 0 };
+    if (outcome.responseStatus === 410 || number > this.schedule.length) return { status: 'dead-letter', delaySeconds: 0 };
+    const base = this.schedule[number - 1];
+    if (outcome.retryAfterSeconds !== null) return { status: 'failed', delaySeconds: Math.min(outcome.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS) };
+    // ±20 % jitter, so that deliveries that failed together do not all come back together.
+    return { status: 'failed', delaySeconds: Math.round(base * (0.8 + Math.random() * 0.4) * 1000) / 1000 };
+  }
+}
