@@ -234,26 +234,6 @@ export const webhookRoutes: RouteRow[] = [
     example: { request: JSON.stringify({ subscribedEvents: ['stage.created'], status: 'disabled' }), response: { data: { ...demoEndpoint, subscribedEvents: ['stage.created'], status: 'disabled', disabledReason: 'manual', revision: 2 } } },
   }),
   defineRoute({
-    operationId: 'deleteWebhookEndpoint',
-    method: 'delete',
-    path: '/api/v2/developer/apps/{appId}/webhook-endpoints/{endpointId}',
-    tag: TAG,
-    summary: 'Delete a webhook endpoint',
-    description: `Deletes the endpoint with its deliveries and their attempts. If-Match is optional; when sent it must be the current revision. ${WHO}`,
-    security: 'bearer',
-    input: { path: endpointPath, headers: ifMatchHeaders(false) },
-    operation: prepareOperation(
-      `mutation DeleteWebhookEndpoint($appId: ID!, $endpointId: ID!, $ifMatch: String) {
-        deleteWebhookEndpoint(appId: $appId, endpointId: $endpointId, ifMatch: $ifMatch) { ${selectionOf(deletedSchema)} }
-      }`,
-    ),
-    variables: ({ path, headers: h }) => ({ appId: path.appId, endpointId: path.endpointId, ifMatch: h['if-match'] ?? null }),
-    result: (data) => data.deleteWebhookEndpoint,
-    success: { status: 200, schema: deletedSchema, description: 'Deleted.' },
-    errors: [400, 401, 403, 404, 412, 429, 500, 503],
-    example: { request: 'DELETE /api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', response: { data: { id: 'whe_demo', deleted: true } } },
-  }),
-  defineRoute({
     operationId: 'rotateWebhookEndpointSecret',
     method: 'post',
     path: '/api/v2/developer/apps/{appId}/webhook-endpoints/{endpointId}/rotate-secret',
@@ -405,5 +385,26 @@ export const webhookRoutes: RouteRow[] = [
       request: 'POST /api/v2/developer/apps/app_demo/webhook-deliveries/dlv_succeeded/redeliver',
       response: { data: { ...demoDelivery, id: 'dlv_…', status: 'pending', attemptCount: 0, responseStatus: null, deliveredAt: null, redeliveryOf: 'dlv_succeeded' } },
     },
+  }),
+  // Last: the samples delete the demo endpoint that the others use.
+  defineRoute({
+    operationId: 'deleteWebhookEndpoint',
+    method: 'delete',
+    path: '/api/v2/developer/apps/{appId}/webhook-endpoints/{endpointId}',
+    tag: TAG,
+    summary: 'Delete a webhook endpoint',
+    description: `Deletes the endpoint with its deliveries and their attempts. If-Match is optional; when sent it must be the current revision. ${WHO}`,
+    security: 'bearer',
+    input: { path: endpointPath, headers: ifMatchHeaders(false) },
+    operation: prepareOperation(
+      `mutation DeleteWebhookEndpoint($appId: ID!, $endpointId: ID!, $ifMatch: String) {
+        deleteWebhookEndpoint(appId: $appId, endpointId: $endpointId, ifMatch: $ifMatch) { ${selectionOf(deletedSchema)} }
+      }`,
+    ),
+    variables: ({ path, headers: h }) => ({ appId: path.appId, endpointId: path.endpointId, ifMatch: h['if-match'] ?? null }),
+    result: (data) => data.deleteWebhookEndpoint,
+    success: { status: 200, schema: deletedSchema, description: 'Deleted.' },
+    errors: [400, 401, 403, 404, 412, 429, 500, 503],
+    example: { request: 'DELETE /api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', response: { data: { id: 'whe_demo', deleted: true } } },
   }),
 ];

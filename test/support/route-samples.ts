@@ -25,6 +25,13 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const app = { headers: bearer('demo-token-app') };
+  /** A request of app_demo with a JSON body (if any) and more headers. */
+  const json = (method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method,
+    headers: { ...app.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const keyed = (method: string, body?: unknown) => () => Promise.resolve(json(method, body, { 'idempotency-key': `openapi-${++keys}` }));
   const esportsInit = (installation = 'ins_demo_org') => ({ headers: { ...bearer('demo-token-app'), 'svc-installation-id': installation } });
 
   return {
@@ -126,5 +133,60 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/oauth/token', init: form('grant_type=client_credentials&scope=nope', { authorization: basic }), status: 400 },
       { path: '/oauth/token', init: form('grant_type=client_credentials&client_id=app_demo&client_secret=x'), status: 401 },
     ],
-  };
+      // Webhooks: reads first, then the writes (the log changes as the worker makes attempts).
+    listWebhookEventTypes: [{ path: '/api/v2/developer/webhook-event-types', status: 200 }],
+    listWebhookEndpoints: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_noesports/webhook-endpoints', init: app, status: 404 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints', init: { headers: bearer('demo-token-dave') }, status: 403 },
+    ],
+    getWebhookEndpoint: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_nope', init: app, status: 404 },
+    ],
+    listWebhookDeliveries: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries?status=dead-letter&endpointId=whe_demo&eventType=event.published', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries?status=lost', init: app, status: 400 },
+    ],
+    getWebhookDelivery: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_dead', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_nope', init: app, status: 404 },
+    ],
+    listWebhookDeliveryAttempts: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_dead/attempts', init: app, status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_nope/attempts', init: app, status: 404 },
+    ],
+    createWebhookEndpoint: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints', init: keyed('POST', { name: 'Samples', url: 'https://hooks.example.com/samples', subscribedEvents: ['stage.created'] }), status: 201 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints', init: keyed('POST', { name: 'Samples', url: 'http://hooks.example.com/samples', subscribedEvents: ['stage.created'] }), status: 400 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints', init: keyed('POST', { name: 'Samples', url: 'https://hooks.example.com/samples', subscribedEvents: ['nope'] }), status: 400 },
+    ],
+    updateWebhookEndpoint: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('PATCH', { description: 'Sampled' }, { 'if-match': '"1"' }), status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('PATCH', { description: 'Sampled' }, { 'if-match': '"1"' }), status: 412 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('PATCH', { description: 'Sampled' }), status: 428 },
+    ],
+    rotateWebhookEndpointSecret: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo/rotate-secret', init: json('POST'), status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_nope/rotate-secret', init: json('POST'), status: 404 },
+    ],
+    testWebhookEndpoint: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo/test', init: json('POST'), status: 201 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_nope/test', init: json('POST'), status: 404 },
+    ],
+    recoverWebhookDeliveries: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo/recover', init: json('POST', { since: '2099-01-01T00:00:00Z' }), status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo/recover', init: json('POST', { since: 'soon' }), status: 400 },
+    ],
+    redeliverWebhookDelivery: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_dead/redeliver', init: keyed('POST'), status: 201 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_retrying/redeliver', init: keyed('POST'), status: 409 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-deliveries/dlv_dead/redeliver', init: json('POST'), status: 400 },
+    ],
+    deleteWebhookEndpoint: [
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('DELETE'), status: 200 },
+      { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('DELETE'), status: 404 },
+    ],
+};
 }

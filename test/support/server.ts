@@ -9,9 +9,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { subgraphUrls?: SubgraphUrls; db?: TestDatabase; countQueries?: boolean; routeExecution?: 'auto' | 'gateway' } = {}): Promise<TestServer> {
+export async function startTestServer(options: { subgraphUrls?: SubgraphUrls; db?: TestDatabase; countQueries?: boolean; routeExecution?: 'auto' | 'gateway'; webhookWorker?: boolean } = {}): Promise<TestServer> {
   const db = options.db ?? (await createTestDatabase({ countQueries: options.countQueries }));
-  const platform = await createPlatform({ db, subgraphUrls: options.subgraphUrls, routeExecution: options.routeExecution });
+  const platform = await createPlatform({ db, subgraphUrls: options.subgraphUrls, routeExecution: options.routeExecution, webhookWorker: options.webhookWorker });
   const { url } = await platform.listen(0, '127.0.0.1');
   return {
     url,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../shared/db/database.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
-import { onChanges } from '../../shared/change-feed.ts';
+import { onChanges, pruneChanges } from '../../shared/change-feed.ts';
 import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
 import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
@@ -105,6 +105,7 @@ export class WebhookWorker {
   private readonly stops: Array<() => Promise<void>> = [];
   private readonly attempts = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  private pruner: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
@@ -125,6 +126,11 @@ export class WebhookWorker {
     this.stops.push(await this.db.listen(DELIVERIES_CHANNEL, () => void this.pump()));
     this.timer = setInterval(() => void this.pump(), this.pollMs);
     this.timer.unref();
+    // Retention of the change log (CHANGE_FEED_RETENTION_DAYS): hourly, by whichever worker runs.
+    const prune = () => void pruneChanges(this.db.sql).catch((error) => this.log('pruning the change log failed', error));
+    this.pruner = setInterval(prune, 3_600_000);
+    this.pruner.unref();
+    prune();
     void this.fanOut();
     void this.pump();
   }
@@ -133,6 +139,7 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
     for (const stop of this.stops.splice(0)) await stop().catch(() => undefined);
     while (this.attempts.size || this.pumping || this.fanningOut) {
       await Promise.race([...this.attempts, new Promise((resolve) => setTimeout(resolve, 20))]);
