@@ -13,7 +13,7 @@ const db = openDatabase();
 const worker = new WebhookWorker(db, { log: (message, error) => logger.error({ err: error }, message) });
 await worker.start();
 logger.info({ database: db.describe, pid: process.pid }, 'webhook worker started');
-console.log(`Webhook worker ${process.pid} is running on ${db.describe}.`);
+console.log(`Webhook worker is running on ${db.describe}. Worker process ${process.pid}; stop it with Ctrl-C or SIGTERM.`);
 
 let stopping = false;
 const stop = async (signal: string) => {

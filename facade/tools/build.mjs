@@ -2,8 +2,11 @@
 // `npm start` runs them with plain node: no TypeScript loader thread in the process (about 100 MB
 // less resident memory) and no transpiling at start-up. Dependencies stay external. Takes well
 // under a second; `npm start` runs it every time, so the bundle never lags the sources.
+// Several processes may build while others run the bundle (tests start servers and workers side by
+// side), so nothing is removed and a file is replaced only when its content changed, by an atomic
+// rename: a running process never reads a half-written or missing file.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,8 +22,7 @@ export const entries = {
   'bench-serve': 'test/bench/serve.ts',
 };
 
-await rm(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
   outdir,
@@ -33,4 +35,15 @@ await build({
   packages: 'external',
   sourcemap: 'linked',
   logLevel: process.argv.includes('--quiet') ? 'warning' : 'info',
+  write: false,
 });
+await mkdir(outdir, { recursive: true });
+await Promise.all(
+  result.outputFiles.map(async (file) => {
+    const current = await readFile(file.path).catch(() => null);
+    if (current && Buffer.compare(current, Buffer.from(file.contents)) === 0) return;
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temporary, file.contents);
+    await rename(temporary, file.path);
+  }),
+);

@@ -42,27 +42,27 @@ function cursorAt(organisationId: string, index: number): string {
   return encodeCursor(`events|${organisationId}||`, [createdAt, `${organisationId}_${String(index + 1).padStart(6, '0')}`]);
 }
 
-interface WriteRun {
+export interface WriteRun {
   name: string;
   writes: number;
   perSecond: number;
   failures: number;
 }
 
-/** Each worker owns one event and creates stages on it, sending the revision it was last given. */
-async function writeLoad(name: string, base: string, workers: number, firstEvent: number, durationMs: number): Promise<WriteRun> {
+/** Each worker owns one event (`<prefix><n>`) and creates stages on it, sending the revision it was last given. */
+export async function writeLoad(name: string, base: string, workers: number, firstEvent: number, durationMs: number, prefix = 'evt_w_'): Promise<WriteRun> {
   const until = Date.now() + durationMs;
   let writes = 0;
   let failures = 0;
   await Promise.all(
     Array.from({ length: workers }, async (_, w) => {
-      const eventId = `evt_w_${firstEvent + w}`;
+      const eventId = `${prefix}${firstEvent + w}`;
       let revision = 1;
       let n = 0;
       while (Date.now() < until) {
         const response = await fetch(`${base}/api/v2/events/${eventId}/stages`, {
           method: 'POST',
-          headers: { ...TOKEN, 'content-type': 'application/json', 'if-match': `"${revision}"`, 'idempotency-key': `${name}-${w}-${++n}` },
+          headers: { ...TOKEN, 'content-type': 'application/json', 'if-match': `"${revision}"`, 'idempotency-key': `${name.replace(/[^A-Za-z0-9]+/g, '-')}-${w}-${++n}` },
           body: JSON.stringify({ name: `Stage ${n}`, format: 'swiss', bestOf: 1 }),
         });
         const body = (await response.json()) as { data?: { revision: number } };
@@ -71,6 +71,7 @@ async function writeLoad(name: string, base: string, workers: number, firstEvent
           writes++;
         } else {
           failures++;
+          if (failures === 1) console.error(`${name}: ${eventId} answered ${response.status}: ${JSON.stringify(body)}`);
           break;
         }
       }

@@ -3,6 +3,7 @@ import { authContextBench } from './auth-context.ts';
 import { competitionBench } from './competitions.ts';
 import { esportsBench } from './esports.ts';
 import { memoryBench } from './memory.ts';
+import { webhookBench } from './webhooks.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -11,6 +12,7 @@ try {
   if (!only || only === 'auth') await authContextBench(database.url);
   if (!only || only === 'competitions') await competitionBench(database.url);
   if (!only || only === 'esports') await esportsBench(database.url);
+  if (!only || only === 'webhooks') await webhookBench(database.url);
   if (!only || only === 'memory') await memoryBench();
 } finally {
   await database.drop();

@@ -9,7 +9,7 @@ import { openDatabase } from '../../subgraphs/shared/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
+export const root = path.resolve(import.meta.dirname, '../..');
 
 export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const server = process.env.BENCH_DATABASE_URL ?? postgresServerUrl() ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

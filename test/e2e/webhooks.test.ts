@@ -132,6 +132,27 @@ describe('webhooks', () => {
     expect(after).toMatchObject({ status: 'disabled', disabledReason: 'gone', revision: endpoint.revision + 1 });
   });
 
+  it('disables an endpoint that has failed for 5 days, and a success clears the failing clock', async () => {
+    const { endpoint } = await soleEndpoint();
+    receiver.answer = () => ({ status: 500 });
+    await server.db.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: new Date(Date.now() - 6 * 86_400_000) } });
+    const before = receiver.received.length;
+    await createStage();
+    const id = (await receiver.waitFor(before + 1)).slice(before)[0].headers['webhook-id'];
+    await settled(id, ['failed', 'dead-letter']);
+    let after;
+    for (let i = 0; i < 40 && after?.status !== 'disabled'; i++) {
+      after = (await call(server.url, `${apps}/webhook-endpoints/${endpoint.id}`)).body.data;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(after).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+    // Turned back on, a success clears failingSince.
+    receiver.answer = () => ({ status: 200 });
+    const enabled = await call(server.url, `${apps}/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', ifMatch: after.revision, body: { status: 'active' } });
+    expect(enabled.body.data).toMatchObject({ status: 'active', disabledReason: null });
+    expect((await server.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).failingSince).toBeNull();
+  });
+
   it('records a timeout', async () => {
     await soleEndpoint();
     receiver.answer = () => ({ status: 200, delayMs: 4000 });

@@ -30,7 +30,7 @@ export function retrySchedule(): number[] {
 const CLAIM_SQL = `
   WITH due AS (
     SELECT d.id FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId" AND e.status = 'active'
-    WHERE d.status IN ('pending', 'failed') AND d."nextAttemptAt" <= ${NOW}
+    WHERE d."nextAttemptAt" <= ${NOW} AND d.status IN ('pending', 'failed')
       AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ${NOW})
     ORDER BY d."nextAttemptAt"
     LIMIT $1
@@ -112,8 +112,9 @@ export class WebhookWorker {
     options: WorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 64);
-    this.leaseMs = options.leaseMs ?? 60_000;
     this.timeoutMs = options.timeoutMs ?? Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
+    // The lease must outlast an attempt, or a second worker could make it while the first still is.
+    this.leaseMs = Math.max(options.leaseMs ?? Number(process.env.WEBHOOK_LEASE_MS ?? 60_000), this.timeoutMs + 1_000);
     this.pollMs = options.pollMs ?? 1000;
     this.schedule = options.schedule ?? retrySchedule();
     this.log = options.log ?? (() => undefined);
