@@ -300,4 +300,28 @@ describe('webhooks', () => {
     expect(catalogue.status).toBe(200);
     expect(catalogue.body.data.map((type: { name: string }) => type.name)).toEqual(expect.arrayContaining(['stage.created', 'event.published', 'webhook.test']));
   });
+
+  it('the same operations on /graphql: catalogue, endpoints and deliveries of the application, creation', async () => {
+    const graphql = async (query: string, variables: Record<string, unknown> = {}, token = 'demo-token-app') => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as { data?: Record<string, any>; errors?: Array<{ extensions: { code: string } }> };
+    };
+    const read = await graphql(`{ webhookEventTypes { name payloadSchema } application(id: "app_demo") { webhookEndpoints(limit: 100) { data { id status } } webhookDeliveries(status: "dead-letter") { data { id status attempts { data { number } } } } } }`);
+    expect(read.errors).toBeUndefined();
+    expect(read.data!.webhookEventTypes.find((type: { name: string }) => type.name === 'stage.created').payloadSchema.properties.type).toEqual({ const: 'stage.created' });
+    expect(read.data!.application.webhookEndpoints.data.length).toBeGreaterThan(0);
+    expect(read.data!.application.webhookDeliveries.data.map((d: { id: string }) => d.id)).toContain('dlv_dead');
+    const created = await graphql(
+      `mutation ($input: CreateWebhookEndpointInput!, $key: String!) { createWebhookEndpoint(appId: "app_demo", input: $input, idempotencyKey: $key) { secret endpoint { id status } } }`,
+      { input: { name: 'GraphQL', url: 'https://hooks.example.com/graphql', subscribedEvents: ['event.published'] }, key: uniqueKey('gql') },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createWebhookEndpoint.secret).toMatch(/^whsec_/);
+    const refused = await graphql(`{ application(id: "app_demo") { webhookEndpoints { data { id } } } }`, {}, 'demo-token-noesports');
+    expect(refused.errors?.[0].extensions.code).toBe('not_found');
+  });
 });
