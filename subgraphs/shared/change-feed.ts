@@ -10,6 +10,7 @@
 import { ApiError } from './errors.ts';
 import type { Database, SqlRunner, SqlStatement } from './db/database.ts';
 import { iso, NOW } from './db/sql-fragments.ts';
+import { coalesce } from './coalesce.ts';
 
 /** Where a reader stands: after the row of transaction `xid` with sequence `sequence` (decimal strings). */
 export interface FeedPosition {
@@ -163,32 +164,16 @@ export async function followChanges(
   options: { pollMs?: number; batch?: number } = {},
 ): Promise<{ stop(): Promise<void>; position(): FeedPosition }> {
   let position = after;
-  let running = false;
-  let again = false;
   let stopped = false;
-  const drain = async () => {
-    if (running) {
-      again = true;
-      return;
+  // A failed read (database restarting) is tried again at the next wake-up.
+  const drain = coalesce(async () => {
+    while (!stopped) {
+      const changes = await readChanges(db.sql, position, options.batch ?? 500);
+      if (!changes.length) return;
+      await consume(changes);
+      position = changes[changes.length - 1].position;
     }
-    running = true;
-    try {
-      do {
-        again = false;
-        for (;;) {
-          if (stopped) return;
-          const changes = await readChanges(db.sql, position, options.batch ?? 500);
-          if (!changes.length) break;
-          await consume(changes);
-          position = changes[changes.length - 1].position;
-        }
-      } while (again && !stopped);
-    } catch {
-      // A failed read (database restarting) is tried again at the next wake-up.
-    } finally {
-      running = false;
-    }
-  };
+  });
   const stopListening = await onChanges(db, () => void drain(), options.pollMs);
   void drain();
   return {

@@ -310,11 +310,12 @@ describe('webhooks', () => {
       });
       return (await response.json()) as { data?: Record<string, any>; errors?: Array<{ extensions: { code: string } }> };
     };
-    const read = await graphql(`{ webhookEventTypes { name payloadSchema } application(id: "app_demo") { webhookEndpoints(limit: 100) { data { id status } } webhookDeliveries(status: "dead-letter") { data { id status attempts { data { number } } } } } }`);
+    const read = await graphql(`{ webhookEventTypes { name payloadSchema } application(id: "app_demo") { webhookEndpoints(limit: 100) { data { id status } } webhookDeliveries(limit: 5) { data { id status } meta { hasMore } } webhookDelivery(id: "dlv_succeeded") { id status redeliveryOf attempts { data { number } } } } }`);
     expect(read.errors).toBeUndefined();
     expect(read.data!.webhookEventTypes.find((type: { name: string }) => type.name === 'stage.created').payloadSchema.properties.type).toEqual({ const: 'stage.created' });
     expect(read.data!.application.webhookEndpoints.data.length).toBeGreaterThan(0);
-    expect(read.data!.application.webhookDeliveries.data.map((d: { id: string }) => d.id)).toContain('dlv_dead');
+    expect(read.data!.application.webhookDeliveries.data).toHaveLength(5);
+    expect(read.data!.application.webhookDelivery).toMatchObject({ id: 'dlv_succeeded', status: 'succeeded', redeliveryOf: null });
     const created = await graphql(
       `mutation ($input: CreateWebhookEndpointInput!, $key: String!) { createWebhookEndpoint(appId: "app_demo", input: $input, idempotencyKey: $key) { secret endpoint { id status } } }`,
       { input: { name: 'GraphQL', url: 'https://hooks.example.com/graphql', subscribedEvents: ['event.published'] }, key: uniqueKey('gql') },

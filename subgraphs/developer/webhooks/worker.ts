@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../shared/db/database.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import { onChanges, pruneChanges } from '../../shared/change-feed.ts';
+import { coalesce } from '../../shared/coalesce.ts';
 import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
 import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
@@ -98,10 +99,25 @@ export class WebhookWorker {
   private readonly log: (message: string, error?: unknown) => void;
   private inFlight = 0;
   private running = false;
-  private pumping = false;
-  private pumpAgain = false;
-  private fanningOut = false;
-  private fanOutAgain = false;
+  /** Fans out what the feed holds; woken by notifications and the poll. */
+  private readonly fanOut = coalesce(
+    async () => {
+      if (this.running && (await fanOut(this.db)) > 0) void this.pump();
+    },
+    (error) => this.log('webhook fan-out failed; trying again at the next wake-up', error),
+  );
+  /** Claims as many due deliveries as there are free slots and starts them. */
+  private readonly pump = coalesce(
+    async () => {
+      while (this.running && this.inFlight < this.concurrency) {
+        const token = randomUUID();
+        const claimed = await this.db.sql<Claimed>(CLAIM_SQL, [this.concurrency - this.inFlight, `${this.leaseMs} milliseconds`, token]);
+        for (const delivery of claimed) this.track(this.attempt(delivery, token));
+        if (!claimed.length) break;
+      }
+    },
+    (error) => this.log('claiming webhook deliveries failed; trying again at the next wake-up', error),
+  );
   private readonly stops: Array<() => Promise<void>> = [];
   private readonly attempts = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -142,52 +158,8 @@ export class WebhookWorker {
     if (this.timer) clearInterval(this.timer);
     if (this.pruner) clearInterval(this.pruner);
     for (const stop of this.stops.splice(0)) await stop().catch(() => undefined);
-    while (this.attempts.size || this.pumping || this.fanningOut) {
+    while (this.attempts.size || this.pump.running || this.fanOut.running) {
       await Promise.race([...this.attempts, new Promise((resolve) => setTimeout(resolve, 20))]);
-    }
-  }
-
-  private async fanOut(): Promise<void> {
-    if (!this.running) return;
-    if (this.fanningOut) {
-      this.fanOutAgain = true;
-      return;
-    }
-    this.fanningOut = true;
-    try {
-      do {
-        this.fanOutAgain = false;
-        if ((await fanOut(this.db)) > 0) void this.pump();
-      } while (this.fanOutAgain && this.running);
-    } catch (error) {
-      this.log('webhook fan-out failed; trying again at the next wake-up', error);
-    } finally {
-      this.fanningOut = false;
-    }
-  }
-
-  /** Claims as many due deliveries as there are free slots and starts them. */
-  private async pump(): Promise<void> {
-    if (!this.running) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        while (this.running && this.inFlight < this.concurrency) {
-          const token = randomUUID();
-          const claimed = await this.db.sql<Claimed>(CLAIM_SQL, [this.concurrency - this.inFlight, `${this.leaseMs} milliseconds`, token]);
-          for (const delivery of claimed) this.track(this.attempt(delivery, token));
-          if (!claimed.length) break;
-        }
-      } while (this.pumpAgain && this.running);
-    } catch (error) {
-      this.log('claiming webhook deliveries failed; trying again at the next wake-up', error);
-    } finally {
-      this.pumping = false;
     }
   }
 
