@@ -23,7 +23,7 @@ export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): Subgraph
   return urls;
 }
 
-const PROPAGATED_HEADERS = ['authorization', 'x-request-id', 'svc-installation-id'] as const;
+const PROPAGATED_HEADERS = ['authorization', 'x-api-key', 'x-request-id', 'svc-installation-id'] as const;
 
 class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]) {
@@ -31,6 +31,7 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
     if (!scope) return;
     const values: Record<(typeof PROPAGATED_HEADERS)[number], string | undefined> = {
       authorization: scope.authorization,
+      'x-api-key': scope.apiKey,
       'x-request-id': scope.requestId,
       'svc-installation-id': scope.installationId,
     };

@@ -6,6 +6,7 @@ export function scopeOf(ctx: Context): RequestScope {
   return {
     requestId: ctx.state.requestId,
     authorization: ctx.get('authorization') || undefined,
+    apiKey: ctx.get('x-api-key') || undefined,
     installationId: ctx.get('svc-installation-id') || undefined,
     deadline: Date.now() + requestBudgetMs(),
   };

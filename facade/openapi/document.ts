@@ -112,7 +112,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
       description: row.description,
       parameters: parameters(row, components),
       responses,
-      security: row.security === 'bearer' ? [{ bearerAuth: [] }] : row.security === 'client' ? [{ clientBasic: [] }, {}] : [],
+      security: row.security === 'bearer' ? [{ bearerAuth: [] }] : row.security === 'client' ? [{ clientBasic: [] }, {}] : row.security === 'apiKey' ? [{ apiKey: [] }] : [],
       'x-graphql-operation': row.operation.name,
     };
     if (row.input.body) {

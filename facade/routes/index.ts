@@ -6,6 +6,7 @@ import { competitionWriteRoutes } from './competition-writes.ts';
 import { esportsRoutes } from './esports.ts';
 import { developerRoutes } from './developer.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { v1Routes } from './v1.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...v1Routes];

@@ -10,6 +10,7 @@ import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
 import { sendError } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
+import { refuseKeyInUrl } from '../../subgraphs/shared/api-keys.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { RouteInput, RouteRow } from './table.ts';
@@ -33,6 +34,7 @@ function refuseBody(ctx: Context): undefined {
 
 function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {
   const query = ctx.query as Record<string, string | string[]>;
+  if (row.security === 'apiKey') refuseKeyInUrl(query);
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) throw new ApiError('validation_failed', `The query parameter ${name} may be given once.`, [{ field: name, issue: 'repeated' }]);
   }
@@ -91,7 +93,8 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         const { status, code } = statusOfGraphQLError(error);
         if (status >= 500) logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
-        if (code === 'invalid_token') ctx.set('WWW-Authenticate', `Bearer realm="api", error="invalid_token"`);
+        // An API key is not a bearer token: only bearer routes challenge for one.
+        if (code === 'invalid_token' && row.security !== 'apiKey') ctx.set('WWW-Authenticate', `Bearer realm="api", error="invalid_token"`);
         const message = status === 500 ? 'Internal error.' : error.message;
         return sendError(ctx, status, code, message, error.extensions?.details as ErrorDetail[] | undefined);
       }

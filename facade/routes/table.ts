@@ -21,8 +21,8 @@ export interface RouteRow {
   tag: string;
   summary: string;
   description?: string;
-  /** bearer: OAuth access token; client: OAuth client authentication; none. */
-  security: 'bearer' | 'client' | 'none';
+  /** bearer: OAuth access token; client: OAuth client authentication; apiKey: organisation API key in x-api-key (v1); none. */
+  security: 'bearer' | 'client' | 'apiKey' | 'none';
   input: {
     path?: z.ZodObject;
     query?: z.ZodObject;

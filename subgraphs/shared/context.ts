@@ -3,15 +3,20 @@
 import type { Database, Db, SqlRunner } from './db/database.ts';
 import { resolveAuthority, type Authority } from './authority.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
+import { resolveApiKey, type KeyAuthority } from './api-keys.ts';
 
 export interface RequestScope {
   requestId: string;
   authorization?: string;
+  /** The organisation API key of a v1 request (x-api-key). */
+  apiKey?: string;
   installationId?: string;
   /** When the request's time is up (epoch ms): work that would commit after it is refused instead. */
   deadline: number;
   /** Memoised authority of this request. */
   authority?: Promise<Authority>;
+  /** Memoised organisation of its API key. */
+  keyOrganisation?: Promise<KeyAuthority>;
 }
 
 export interface SubgraphContext {
@@ -23,6 +28,8 @@ export interface SubgraphContext {
   requestId: string;
   /** The caller's authority; rejects with invalid_token. */
   authority(): Promise<Authority>;
+  /** The organisation whose API key (x-api-key) the caller sent; rejects with invalid_token. */
+  keyAuthority(): Promise<KeyAuthority>;
   loaders: Loaders;
 }
 
@@ -34,6 +41,7 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
     scope,
     requestId: scope.requestId,
     authority: () => (scope.authority ??= resolveAuthority(database.sql, scope.authorization)),
+    keyAuthority: () => (scope.keyOrganisation ??= resolveApiKey(database.sql, scope.apiKey)),
     loaders: createLoaders(database.prisma, database.sql),
   };
 }
@@ -52,6 +60,7 @@ export function scopeFromHeaders(headers: Record<string, string | string[] | und
   return {
     requestId: one(HEADER_REQUEST_ID) ?? fallbackId,
     authorization: one('authorization'),
+    apiKey: one('x-api-key'),
     installationId: one('svc-installation-id'),
     deadline: Date.now() + requestBudgetMs(),
   };

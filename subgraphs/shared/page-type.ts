@@ -4,10 +4,14 @@ import type { ObjectRef } from '@pothos/core';
 import type { Builder, SubgraphSchemaTypes } from './builder.ts';
 import type { Page } from './pagination.ts';
 
-export function pageTypeFactory(builder: Builder, metaName: string) {
-  const PageMeta = builder.objectRef<Page<unknown>['meta']>(metaName).implement({
-    fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
-  });
+/** `meta`: the name of a new meta type, or a subgraph's existing one. */
+export function pageTypeFactory(builder: Builder, meta: string | ObjectRef<SubgraphSchemaTypes, Page<unknown>['meta']>) {
+  const PageMeta =
+    typeof meta === 'string'
+      ? builder.objectRef<Page<unknown>['meta']>(meta).implement({
+          fields: (t) => ({ nextCursor: t.exposeString('nextCursor', { nullable: true }), hasMore: t.exposeBoolean('hasMore') }),
+        })
+      : meta;
   return function pageType<T>(name: string, item: ObjectRef<SubgraphSchemaTypes, T>, description?: string) {
     return builder.objectRef<Page<T>>(name).implement({
       description,

@@ -188,5 +188,14 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('DELETE'), status: 200 },
       { path: '/api/v2/developer/apps/app_demo/webhook-endpoints/whe_demo', init: json('DELETE'), status: 404 },
     ],
+    v1GetOrganisation: [
+      { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'nope' } }, status: 401 },
+    ],
+    v1ListMaps: [
+      { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },
+      { path: '/api/v1/maps', status: 401 },
+    ],
 };
 }

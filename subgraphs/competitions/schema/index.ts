@@ -7,6 +7,7 @@ import './team.ts';
 import './event.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
+import './api-key.ts';
 
 export { builder };
 export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

@@ -4,6 +4,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { builder } from '../builder.ts';
 import type { ConditionalPage } from '../organisation-events.ts';
+import { pageTypeFactory } from '../../shared/page-type.ts';
 
 export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: boolean }>('PageMeta').implement({
   fields: (t) => ({
@@ -24,3 +25,6 @@ export function conditionalPageType<T>(name: string, item: ObjectRef<SubgraphSch
     }),
   });
 }
+
+/** A plain page ({data, meta}) of any item type. */
+export const pageType = pageTypeFactory(builder, PageMeta);

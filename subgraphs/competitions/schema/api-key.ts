@@ -1,0 +1,43 @@
+// What an organisation API key (x-api-key) can read: the v1 read API runs these fields. Everything
+// hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
+import type { KeyAuthority } from '../../shared/api-keys.ts';
+import { builder } from '../builder.ts';
+import { mapsPage } from '../api-key-reads.ts';
+import { Organisation } from './organisation.ts';
+import { pageType } from './page.ts';
+
+export const MapRef = builder.prismaObject('Map', {
+  description: 'A map of the game: reference data named by map pools, vetoes and match results.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    imageUrl: t.exposeString('imageUrl', { nullable: true }),
+  }),
+});
+
+const MapPage = pageType('MapPage', MapRef);
+
+const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
+  description: "What the organisation API key sent in x-api-key can read: its organisation's data and reference data.",
+  fields: (t) => ({
+    organisation: t.field({
+      type: Organisation,
+      description: "The key's organisation.",
+      resolve: async (key, _args, ctx) => (await ctx.loaders.organisation.load(key.organisationId))!,
+    }),
+    maps: t.field({
+      type: MapPage,
+      description: 'Maps in id order.',
+      args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) },
+      resolve: (_key, args, ctx) => mapsPage(ctx, args),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  apiKey: t.field({
+    type: ApiKeyView,
+    description: 'Reads with an organisation API key (header x-api-key); a missing, unknown or revoked key is invalid_token.',
+    resolve: (_root, _args, ctx) => ctx.keyAuthority(),
+  }),
+}));

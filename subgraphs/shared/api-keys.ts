@@ -1,0 +1,33 @@
+// Organisation API keys (v1): sent in the x-api-key header, never in a URL; stored as a sha256 hash
+// with a visible prefix. A key shows its organisation's data and nothing else; a revoked key stops
+// working at once.
+import type { SqlRunner } from './db/database.ts';
+import { sha256 } from './crypto.ts';
+import { ApiError, invalidToken } from './errors.ts';
+
+export interface KeyAuthority {
+  keyId: string;
+  organisationId: string;
+}
+
+const KEY_SQL = `SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey" WHERE "keyHash" = $1 AND "revokedAt" IS NULL`;
+
+export async function resolveApiKey(sql: SqlRunner, key: string | undefined): Promise<KeyAuthority> {
+  if (!key) throw invalidToken('An organisation API key is required: send it in the x-api-key header.');
+  if (key.length > 200) throw invalidToken('The API key is unknown or revoked.');
+  const [row] = await sql<KeyAuthority>(KEY_SQL, [sha256(key)]);
+  if (!row) throw invalidToken('The API key is unknown or revoked.');
+  return row;
+}
+
+/** Query parameters that would put a key in a URL (logs, browser history, referrers). */
+export const KEY_QUERY_PARAMETERS = ['apiKey', 'api_key', 'apikey', 'key', 'x-api-key', 'token', 'access_token'];
+
+export function refuseKeyInUrl(query: Record<string, unknown>): void {
+  const found = Object.keys(query).find((name) => KEY_QUERY_PARAMETERS.includes(name));
+  if (found) {
+    throw new ApiError('validation_failed', 'Send the organisation API key in the x-api-key header, never in a URL (rotate a key that was).', [
+      { field: found, issue: 'key_in_url' },
+    ]);
+  }
+}

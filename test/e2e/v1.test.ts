@@ -1,0 +1,78 @@
+// The v1 read API: organisation API keys in x-api-key (never in a URL), the key's organisation only,
+// the same data through /graphql under Query.apiKey.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ webhookWorker: false });
+});
+afterAll(() => server?.close());
+
+const KEY = 'demo-org-key-0001';
+async function v1(path: string, key: string | null = KEY, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}/api/v1${path}`, { headers: { ...(key === null ? {} : { 'x-api-key': key }), ...headers } });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+describe('v1 read API', () => {
+  it("answers the key's organisation, and another key's its own", async () => {
+    const demo = await v1('/organisation');
+    expect(demo.status).toBe(200);
+    expect(demo.body.data).toMatchObject({ id: 'org_demo', name: 'Demo Esports League', slug: expect.any(String) });
+    expect(Object.keys(demo.body.data).sort()).toEqual(['createdAt', 'id', 'name', 'slug']);
+    expect((await v1('/organisation', 'demo-org-key-0002')).body.data.id).toBe('org_rival');
+  });
+
+  it('refuses a missing, unknown or revoked key with 401, and a key in the URL with 400', async () => {
+    const long = await v1('/organisation', 'x'.repeat(500));
+    expect(long.status).toBe(400);
+    expect(long.body.error.details[0].field).toBe('x-api-key');
+    for (const key of [null, '', 'demo-org-key-9999']) {
+      const response = await v1('/organisation', key);
+      expect(response.status, String(key)).toBe(401);
+      expect(response.body.error.code).toBe('invalid_token');
+      expect(response.headers.get('www-authenticate')).toBeNull();
+    }
+    for (const name of ['apiKey', 'api_key', 'key', 'x-api-key']) {
+      const response = await v1(`/maps?${name}=${KEY}`);
+      expect(response.status, name).toBe(400);
+      expect(response.body.error.details).toEqual([{ field: name, issue: 'key_in_url' }]);
+    }
+    await server.db.prisma.organisationApiKey.create({ data: { id: 'key_revoke_me', organisationId: 'org_demo', keyHash: (await import('../../subgraphs/shared/crypto.ts')).sha256('revoke-me-0001'), prefix: 'revoke-m' } });
+    expect((await v1('/organisation', 'revoke-me-0001')).status).toBe(200);
+    await server.db.prisma.organisationApiKey.update({ where: { id: 'key_revoke_me' }, data: { revokedAt: new Date() } });
+    expect((await v1('/organisation', 'revoke-me-0001')).status).toBe(401);
+  });
+
+  it('pages the maps with cursors and refuses bad parameters, naming them', async () => {
+    const first = await v1('/maps?limit=3');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((m: { id: string }) => m.id)).toEqual(['map_ancient', 'map_anubis', 'map_dust2']);
+    expect(first.body.meta.hasMore).toBe(true);
+    const second = await v1(`/maps?limit=3&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
+    expect(second.body.data.map((m: { id: string }) => m.id)).toEqual(['map_inferno', 'map_mirage', 'map_nuke']);
+    const all = await v1('/maps?limit=100');
+    expect(all.body.data).toHaveLength(7);
+    expect(all.body.meta).toEqual({ nextCursor: null, hasMore: false });
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=abc', 'limit'], ['cursor=bogus', 'cursor'], ['colour=red', 'colour']]) {
+      const response = await v1(`/maps?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.details[0].field).toBe(field);
+    }
+  });
+
+  it('is the same data on /graphql under Query.apiKey', async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: JSON.stringify({ query: '{ apiKey { organisation { id name slug createdAt } maps(limit: 2) { data { id name imageUrl } meta { hasMore } } } }' }),
+    });
+    const body = (await response.json()) as { data: { apiKey: { organisation: unknown; maps: { data: unknown[] } } } };
+    expect(body.data.apiKey.organisation).toEqual((await v1('/organisation')).body.data);
+    expect(body.data.apiKey.maps.data).toEqual((await v1('/maps?limit=2')).body.data);
+    const refused = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ apiKey { organisation { id } } }' }) });
+    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0].extensions.code).toBe('invalid_token');
+  });
+});
