@@ -57,3 +57,20 @@ function objectWithin(schema: z.ZodType): z.ZodObject | null {
   if (schema instanceof z.ZodArray) return objectWithin(schema.element as z.ZodType);
   return null;
 }
+
+/** Headers of a conditional read. */
+export const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
+
+export const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
+
+/** A conditional page ({etag, notModified, data, meta}) picked from the operation's data, answered as a list with its ETag or as 304. */
+export const conditionalList = (pick: (data: Record<string, unknown>) => unknown) => ({
+  result: (data: Record<string, unknown>) => {
+    const page = pick(data) as { data: unknown[]; meta: unknown };
+    return { data: page.data, meta: page.meta };
+  },
+  respond: (data: Record<string, unknown>) => {
+    const page = pick(data) as { etag: string; notModified: boolean };
+    return { headers: { ETag: page.etag }, notModified: page.notModified };
+  },
+});

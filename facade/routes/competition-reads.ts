@@ -6,11 +6,10 @@ import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subg
 import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/competitions/player-statistics.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, selectionOf } from './common.ts';
 
 
-const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
-const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
+
 
 export const organisationEventSchema = z
   .object({
@@ -33,7 +32,7 @@ export const organisationEventSchema = z
   .strict()
   .meta({ id: 'OrganisationEvent' });
 
-const EVENT_FIELDS = selectionOf(organisationEventSchema);
+export const EVENT_FIELDS = selectionOf(organisationEventSchema);
 
 export const playerStatisticsSchema = z
   .object({
@@ -60,17 +59,6 @@ export const userSchema = z
   })
   .strict()
   .meta({ id: 'User' });
-
-const conditionalList = (field: string) => ({
-  result: (data: Record<string, unknown>) => {
-    const page = data[field] as { data: unknown[]; meta: unknown };
-    return { data: page.data, meta: page.meta };
-  },
-  respond: (data: Record<string, unknown>) => {
-    const page = data[field] as { etag: string; notModified: boolean };
-    return { headers: { ETag: page.etag }, notModified: page.notModified };
-  },
-});
 
 export const competitionReadRoutes: RouteRow[] = [
   defineRoute({
@@ -101,7 +89,7 @@ export const competitionReadRoutes: RouteRow[] = [
       }`,
     ),
     variables: ({ path, query, headers }) => ({ organisationId: path.organisationId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
-    ...conditionalList('organisationEvents'),
+    ...conditionalList((data) => data.organisationEvents),
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,
@@ -129,7 +117,7 @@ export const competitionReadRoutes: RouteRow[] = [
       }`,
     ),
     variables: ({ path, query, headers }) => ({ eventId: path.eventId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
-    ...conditionalList('eventPlayerStatistics'),
+    ...conditionalList((data) => data.eventPlayerStatistics),
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,

@@ -49,6 +49,19 @@ export function matchesIfNoneMatch(header: string | null | undefined, etag: stri
 
 export async function listOrganisationEvents(ctx: SubgraphContext, args: EventListArgs): Promise<ConditionalPage<Event>> {
   const authority = await ctx.authority();
+  // No installation also answers an unknown organisation: nothing tells the two apart.
+  return organisationEventsPage(ctx, args, async () => {
+    if (!(await installationFor(ctx.loaders, authority.applicationId, 'organisation', args.organisationId))) {
+      throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
+    }
+  });
+}
+
+/**
+ * A page of an organisation's events once `admit` (run beside the ETag's read) has let the caller
+ * see the organisation: v2 checks the application's installation, v1 the organisation's API key.
+ */
+export async function organisationEventsPage(ctx: SubgraphContext, args: EventListArgs, admit: () => Promise<void>): Promise<ConditionalPage<Event>> {
   checkFilter('visibility', args.visibility, EVENT_VISIBILITIES);
   checkFilter('state', args.state, EVENT_STATES);
   const limit = pageLimit(args.limit);
@@ -57,14 +70,7 @@ export async function listOrganisationEvents(ctx: SubgraphContext, args: EventLi
   if (after && (typeof after[0] !== 'string' || typeof after[1] !== 'string' || timestampIssue(new Date(after[0])) !== null)) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
-  // No installation also answers an unknown organisation: nothing tells the two apart.
-  const [installation, [latest]] = await Promise.all([
-    installationFor(ctx.loaders, authority.applicationId, 'organisation', args.organisationId),
-    ctx.sql<{ sequence: string | null }>(LATEST_CHANGE_SQL, [args.organisationId]),
-  ]);
-  if (!installation) {
-    throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
-  }
+  const [, [latest]] = await Promise.all([admit(), ctx.sql<{ sequence: string | null }>(LATEST_CHANGE_SQL, [args.organisationId])]);
   const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   const filters = { visibility: Boolean(args.visibility), state: Boolean(args.state), after: Boolean(after) };

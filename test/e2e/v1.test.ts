@@ -75,4 +75,32 @@ describe('v1 read API', () => {
     const refused = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ apiKey { organisation { id } } }' }) });
     expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0].extensions.code).toBe('invalid_token');
   });
+
+  it("lists and reads only the key's organisation's events, with strong ETags and 304", async () => {
+    const list = await v1('/events?limit=100');
+    expect(list.status).toBe(200);
+    const ids = list.body.data.map((event: { id: string }) => event.id);
+    expect(ids).toEqual(expect.arrayContaining(['evt_draft', 'evt_open', 'evt_live', 'evt_done']));
+    expect(ids).not.toContain('evt_rival');
+    const etag = list.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const unchanged = await v1('/events?limit=100', KEY, { 'if-none-match': etag });
+    expect(unchanged.status).toBe(304);
+    expect((await v1('/events?state=live')).body.data.map((event: { id: string }) => event.id)).toEqual(['evt_live']);
+    expect((await v1('/events?state=paused')).status).toBe(400);
+
+    const event = await v1('/events/evt_open');
+    expect(event.status).toBe(200);
+    expect(event.body.data).toMatchObject({ id: 'evt_open', organisationId: 'org_demo' });
+    expect(event.headers.get('etag')).toBe(`"${event.body.data.revision}"`);
+    expect((await v1('/events/evt_open', KEY, { 'if-none-match': `"${event.body.data.revision}"` })).status).toBe(304);
+    expect((await v1('/events/evt_open', KEY, { 'if-none-match': '"1"' })).status).toBe(200);
+    for (const other of ['evt_rival', 'evt_nope']) {
+      const response = await v1(`/events/${other}`);
+      expect(response.status, other).toBe(404);
+      expect(response.body.error.code).toBe('not_found');
+    }
+    expect((await v1('/events/evt_rival', 'demo-org-key-0002')).status).toBe(200);
+    expect((await v1('/events/evt_open', 'demo-org-key-0002')).status).toBe(404);
+  });
 });

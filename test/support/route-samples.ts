@@ -192,6 +192,14 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'nope' } }, status: 401 },
     ],
+    v1ListEvents: [
+      { path: '/api/v1/events?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events?state=paused', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetEvent: [
+      { path: '/api/v1/events/evt_open', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_rival', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

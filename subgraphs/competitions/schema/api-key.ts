@@ -2,8 +2,9 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
-import { mapsPage } from '../api-key-reads.ts';
+import { keyEvent, keyEventsPage, mapsPage } from '../api-key-reads.ts';
 import { Organisation } from './organisation.ts';
+import { Event, EventPage } from './event.ts';
 import { pageType } from './page.ts';
 
 export const MapRef = builder.prismaObject('Map', {
@@ -24,6 +25,24 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
       type: Organisation,
       description: "The key's organisation.",
       resolve: async (key, _args, ctx) => (await ctx.loaders.organisation.load(key.organisationId))!,
+    }),
+    events: t.field({
+      type: EventPage,
+      description: "The organisation's events in creation order; ifNoneMatch as on organisationEvents.",
+      args: {
+        cursor: t.arg.string(),
+        limit: t.arg.int({ description: '1–100, default 20' }),
+        visibility: t.arg.string({ description: 'public, unlisted or private' }),
+        state: t.arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
+        ifNoneMatch: t.arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
+      },
+      resolve: (key, args, ctx) => keyEventsPage(ctx, key, args),
+    }),
+    event: t.field({
+      type: Event,
+      description: 'An event of the organisation; any other is not_found.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (key, args, ctx) => keyEvent(ctx, key, String(args.id)),
     }),
     maps: t.field({
       type: MapPage,

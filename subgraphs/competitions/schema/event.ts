@@ -49,7 +49,7 @@ builder.asEntity(Event, {
   resolveReference: (ref, ctx) => ctx.loaders.event.load(ref.id),
 });
 
-const EventPage = conditionalPageType<EventRow>(
+export const EventPage = conditionalPageType<EventRow>(
   'OrganisationEventPage',
   Event,
   "A page of an organisation's events. When ifNoneMatch matched, notModified is true and data and meta are null.",
