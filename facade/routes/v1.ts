@@ -26,6 +26,79 @@ export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
+export const v1StageSchema = z
+  .object({ id: z.string(), eventId: z.string(), name: z.string(), format: z.string(), bestOf: z.number().int(), position: z.number().int(), status: z.string() })
+  .strict()
+  .meta({ id: 'V1Stage' });
+export const v1GroupSchema = z
+  .object({ id: z.string(), eventId: z.string(), stageId: z.string(), name: z.string(), position: z.number().int() })
+  .strict()
+  .meta({ id: 'V1Group' });
+export const v1RoundSchema = z
+  .object({ id: z.string(), eventId: z.string(), stageId: z.string(), groupId: z.string().nullable(), number: z.number().int(), name: z.string() })
+  .strict()
+  .meta({ id: 'V1Round' });
+
+interface EventChildSpec {
+  operationId: string;
+  path: string;
+  summary: string;
+  description: string;
+  /** The Event field read, with its arguments as GraphQL text, e.g. 'stagePage(cursor: $cursor, limit: $limit)'. */
+  field: string;
+  /** The operation's variables besides $eventId, $view and $ifNoneMatch, e.g. '$cursor: String, $limit: Int'. */
+  declarations?: string;
+  item: z.ZodObject;
+  list: boolean;
+  path_params?: string[];
+  query?: z.ZodObject;
+  example: { request: string; response: unknown };
+}
+
+/**
+ * A v1 route reading inside an event: Query.apiKey.eventView checks the event belongs to the key's
+ * organisation (else 404) and answers its ETag (revision + view); a matching If-None-Match is a 304
+ * that read one row.
+ */
+function eventChildRoute(spec: EventChildSpec): RouteRow {
+  const name = spec.field.replace(/\(.*$/, '');
+  const selection = spec.list ? `data { ${selectionOf(spec.item)} } meta { ${selectionOf(pageMeta)} }` : selectionOf(spec.item);
+  const pathParams = ['eventId', ...(spec.path_params ?? [])];
+  const view = (data: Record<string, unknown>) => apiKey(data).eventView as { etag: string; notModified: boolean; event: Record<string, unknown> | null };
+  return defineRoute({
+    operationId: spec.operationId,
+    method: 'get',
+    path: spec.path,
+    tag: TAG,
+    summary: spec.summary,
+    description: `${spec.description} Strong ETag from the event's revision: If-None-Match answers 304 while nothing in the event changed. Another organisation's event is 404. ${KEY}`,
+    security: 'apiKey',
+    input: { path: z.object(Object.fromEntries(pathParams.map((param) => [param, idParam]))), ...(spec.query ? { query: spec.query } : {}), headers: conditionalHeaders },
+    operation: prepareOperation(
+      `query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}($eventId: ID!, $view: String!, $ifNoneMatch: String${spec.declarations ? `, ${spec.declarations}` : ''}) {
+        apiKey { eventView(id: $eventId, view: $view, ifNoneMatch: $ifNoneMatch) { etag notModified event { ${spec.field} { ${selection} } } } }
+      }`,
+    ),
+    variables: ({ path, query, headers: h }) => ({
+      ...path,
+      ...query,
+      view: `${spec.path}?${JSON.stringify([path, Object.entries(query).sort()])}`,
+      ifNoneMatch: h['if-none-match'] ?? null,
+    }),
+    result: (data) => view(data).event?.[name],
+    respond: (data) => ({ headers: { ETag: view(data).etag }, notModified: view(data).notModified }),
+    ...(spec.list ? { format: 'list' as const } : {}),
+    notModified: true,
+    documentedHeaders: ETAG_DOC,
+    success: { status: 200, schema: spec.item, description: spec.list ? 'A page.' : 'The resource.' },
+    errors: [400, 401, 404, 429, 500, 503],
+    example: spec.example,
+  });
+}
+
+const pageQuery = (filters: Record<string, z.ZodType> = {}) => z.object({ cursor: cursorParam, limit: limitParam, ...filters }).strict();
+const PAGE_VARS = '$cursor: String, $limit: Int';
+
 const apiKey = (data: Record<string, unknown>) => data.apiKey as Record<string, unknown>;
 
 export const v1Routes: RouteRow[] = [
@@ -92,6 +165,78 @@ export const v1Routes: RouteRow[] = [
     success: { status: 200, schema: organisationEventSchema, description: 'The event.' },
     errors: [400, 401, 404, 429, 500, 503],
     example: { request: 'GET /api/v1/events/evt_open', response: { data: { id: 'evt_open', organisationId: 'org_demo', name: 'Demo Open', slug: 'open', type: 'cup', visibility: 'public', state: 'scheduled', platform: 'pc', currency: 'EUR', region: 'eu', bannerUrl: null, description: null, firstStageId: 'stg_open_groups', completedAt: null, revision: 5 } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListStages',
+    path: '/api/v1/events/{eventId}/stages',
+    summary: "An event's stages",
+    description: 'Stages in order (position), 20 per page by default.',
+    field: 'stagePage(cursor: $cursor, limit: $limit)',
+    declarations: PAGE_VARS,
+    item: v1StageSchema,
+    list: true,
+    query: pageQuery(),
+    example: { request: 'GET /api/v1/events/evt_open/stages', response: { data: [{ id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending' }], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetStage',
+    path: '/api/v1/events/{eventId}/stages/{stageId}',
+    summary: 'A stage',
+    description: 'One stage of the event; a stage of another event is 404.',
+    field: 'stage(id: $stageId)',
+    declarations: '$stageId: ID!',
+    item: v1StageSchema,
+    list: false,
+    path_params: ['stageId'],
+    example: { request: 'GET /api/v1/events/evt_open/stages/stg_open_groups', response: { data: { id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending' } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListGroups',
+    path: '/api/v1/events/{eventId}/groups',
+    summary: "An event's groups",
+    description: 'Groups by stage, then position; filter stageId.',
+    field: 'groupPage(cursor: $cursor, limit: $limit, stageId: $stageId)',
+    declarations: `${PAGE_VARS}, $stageId: ID`,
+    item: v1GroupSchema,
+    list: true,
+    query: pageQuery({ stageId: idParam.optional() }),
+    example: { request: 'GET /api/v1/events/evt_open/groups?stageId=stg_open_groups', response: { data: [{ id: 'grp_open_a', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group A', position: 1 }], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetGroup',
+    path: '/api/v1/events/{eventId}/groups/{groupId}',
+    summary: 'A group',
+    description: 'One group of the event; a group of another event is 404.',
+    field: 'group(id: $groupId)',
+    declarations: '$groupId: ID!',
+    item: v1GroupSchema,
+    list: false,
+    path_params: ['groupId'],
+    example: { request: 'GET /api/v1/events/evt_open/groups/grp_open_a', response: { data: { id: 'grp_open_a', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group A', position: 1 } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListRounds',
+    path: '/api/v1/events/{eventId}/rounds',
+    summary: "An event's rounds",
+    description: 'Rounds by stage, then number; filters stageId and groupId.',
+    field: 'roundPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
+    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
+    item: v1RoundSchema,
+    list: true,
+    query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
+    example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' }], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetRound',
+    path: '/api/v1/events/{eventId}/rounds/{roundId}',
+    summary: 'A round',
+    description: 'One round of the event; a round of another event is 404.',
+    field: 'round(id: $roundId)',
+    declarations: '$roundId: ID!',
+    item: v1RoundSchema,
+    list: false,
+    path_params: ['roundId'],
+    example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' } } },
   }),
   defineRoute({
     operationId: 'v1ListMaps',

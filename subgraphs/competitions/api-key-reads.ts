@@ -1,9 +1,10 @@
 // Reads behind an organisation API key (v1): everything is scoped to the key's organisation.
+import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
-import { organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
+import { matchesIfNoneMatch, organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
 
 /** Maps, the reference data every event's pool and results name, in id order. */
@@ -27,4 +28,51 @@ export async function keyEvent(ctx: SubgraphContext, key: KeyAuthority, eventId:
   const event = await ctx.db.event.findUnique({ where: { id: eventId } });
   if (!event || event.organisationId !== key.organisationId) throw notFound('The event');
   return event;
+}
+
+/** An event as a v1 route sees it: its ETag for this view (the route and its parameters) and, unless that matched If-None-Match, the event to read from. */
+export interface EventView {
+  etag: string;
+  notModified: boolean;
+  event: Event | null;
+}
+
+/**
+ * Every change to what an event holds moves its revision, so revision and view make a strong ETag
+ * that costs one row: a 304 reads nothing else.
+ */
+export async function keyEventView(ctx: SubgraphContext, key: KeyAuthority, eventId: string, view: string, ifNoneMatch: string | null | undefined): Promise<EventView> {
+  const event = await keyEvent(ctx, key, eventId);
+  const etag = `"e${event.revision}-${createHash('sha256').update(view).digest('base64url').slice(0, 12)}"`;
+  if (matchesIfNoneMatch(ifNoneMatch, etag)) return { etag, notModified: true, event: null };
+  return { etag, notModified: false, event };
+}
+
+/** Prisma's where for the rows after `values` in the order of `fields` (all ascending): a keyset condition. */
+export function keysetAfter(fields: string[], values: unknown[]): Record<string, unknown> {
+  return {
+    OR: fields.map((field, i) => ({
+      ...Object.fromEntries(fields.slice(0, i).map((earlier, j) => [earlier, values[j]])),
+      [field]: { gt: values[i] },
+    })),
+  };
+}
+
+interface ChildPageSpec<R> {
+  binding: string;
+  args: { cursor?: string | null; limit?: number | null };
+  /** The sort key, ascending; its last field is unique. */
+  order: (keyof R & string)[];
+  find(where: Record<string, unknown>, orderBy: Record<string, 'asc'>[], take: number): Promise<R[]>;
+  where: Record<string, unknown>;
+}
+
+/** A keyset page of an event's children (stages, groups, rounds, …). */
+export async function childPage<R>(spec: ChildPageSpec<R>): Promise<Page<R>> {
+  const limit = pageLimit(spec.args.limit);
+  const after = decodeCursor(spec.binding, spec.args.cursor);
+  if (after && after.length !== spec.order.length) throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  const where = after ? { AND: [spec.where, keysetAfter(spec.order, after)] } : spec.where;
+  const rows = await spec.find(where, spec.order.map((field) => ({ [field]: 'asc' as const })), limit + 1);
+  return pageOf(rows, limit, spec.binding, (row) => spec.order.map((field) => row[field]), (row) => row);
 }

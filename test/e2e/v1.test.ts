@@ -103,4 +103,39 @@ describe('v1 read API', () => {
     expect((await v1('/events/evt_rival', 'demo-org-key-0002')).status).toBe(200);
     expect((await v1('/events/evt_open', 'demo-org-key-0002')).status).toBe(404);
   });
+
+  it('stages, groups and rounds of an event: pages, filters, items, ETags from the event revision', async () => {
+    const stages = await v1('/events/evt_open/stages');
+    expect(stages.status).toBe(200);
+    expect(stages.body.data.map((stage: { id: string }) => stage.id)).toContain('stg_open_groups');
+    expect(stages.body.data[0]).toMatchObject({ eventId: 'evt_open', position: 1 });
+    const etag = stages.headers.get('etag')!;
+    expect((await v1('/events/evt_open/stages', KEY, { 'if-none-match': etag })).status).toBe(304);
+    // Another view of the same event has its own ETag.
+    expect((await v1('/events/evt_open/stages?limit=1')).headers.get('etag')).not.toBe(etag);
+
+    const groups = await v1('/events/evt_open/groups?stageId=stg_open_groups');
+    expect(groups.body.data.map((group: { id: string }) => group.id)).toEqual(['grp_open_a', 'grp_open_b']);
+    const firstGroup = await v1('/events/evt_open/groups?limit=1');
+    const nextGroup = await v1(`/events/evt_open/groups?limit=1&cursor=${encodeURIComponent(firstGroup.body.meta.nextCursor)}`);
+    expect([firstGroup.body.data[0].id, nextGroup.body.data[0].id]).toEqual(['grp_open_a', 'grp_open_b']);
+    expect((await v1('/events/evt_open/groups/grp_open_b')).body.data).toMatchObject({ id: 'grp_open_b', stageId: 'stg_open_groups' });
+
+    const rounds = await v1('/events/evt_open/rounds?groupId=grp_open_a');
+    expect(rounds.body.data).toEqual([{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' }]);
+    expect((await v1('/events/evt_open/rounds/rnd_open_b1')).body.data.groupId).toBe('grp_open_b');
+    expect((await v1('/events/evt_open/stages/stg_open_groups')).body.data.name).toEqual(expect.any(String));
+
+    // Not of this event, or of another organisation: 404.
+    for (const path of ['/events/evt_live/stages/stg_open_groups', '/events/evt_open/groups/grp_live_a1', '/events/evt_rival/stages', '/events/evt_nope/rounds', '/events/evt_open/rounds/rnd_nope']) {
+      expect((await v1(path)).status, path).toBe(404);
+    }
+    expect((await v1('/events/evt_open/rounds?colour=red')).status).toBe(400);
+    expect((await v1('/events/evt_open/stages?cursor=bogus')).status).toBe(400);
+
+    // A write to the event moves the revision: the old ETag no longer matches.
+    const revision = (await server.db.prisma.event.findUniqueOrThrow({ where: { id: 'evt_open' } })).revision;
+    await server.db.prisma.event.update({ where: { id: 'evt_open' }, data: { revision: revision + 1 } });
+    expect((await v1('/events/evt_open/stages', KEY, { 'if-none-match': etag })).status).toBe(200);
+  });
 });

@@ -200,6 +200,30 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/events/evt_open', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/events/evt_rival', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
     ],
+    v1ListStages: [
+      { path: '/api/v1/events/evt_open/stages', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_rival/stages', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1GetStage: [
+      { path: '/api/v1/events/evt_open/stages/stg_open_groups', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/stages/stg_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1ListGroups: [
+      { path: '/api/v1/events/evt_open/groups?stageId=stg_open_groups', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/groups?limit=0', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetGroup: [
+      { path: '/api/v1/events/evt_open/groups/grp_open_a', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/groups/grp_live_a1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1ListRounds: [
+      { path: '/api/v1/events/evt_open/rounds?groupId=grp_open_a', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/rounds?stageId=', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetRound: [
+      { path: '/api/v1/events/evt_open/rounds/rnd_open_a1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/rounds/rnd_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

@@ -2,7 +2,7 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
-import { keyEvent, keyEventsPage, mapsPage } from '../api-key-reads.ts';
+import { keyEvent, keyEventsPage, keyEventView, mapsPage, type EventView } from '../api-key-reads.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage } from './event.ts';
 import { pageType } from './page.ts';
@@ -17,6 +17,15 @@ export const MapRef = builder.prismaObject('Map', {
 });
 
 const MapPage = pageType('MapPage', MapRef);
+
+const ApiKeyEventView = builder.objectRef<EventView>('ApiKeyEventView').implement({
+  description: 'An event as one v1 view reads it: a strong ETag for that view, and the event unless the ETag matched.',
+  fields: (t) => ({
+    etag: t.exposeString('etag'),
+    notModified: t.exposeBoolean('notModified'),
+    event: t.field({ type: Event, nullable: true, resolve: (view) => view.event }),
+  }),
+});
 
 const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
   description: "What the organisation API key sent in x-api-key can read: its organisation's data and reference data.",
@@ -43,6 +52,16 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
       description: 'An event of the organisation; any other is not_found.',
       args: { id: t.arg.id({ required: true }) },
       resolve: (key, args, ctx) => keyEvent(ctx, key, String(args.id)),
+    }),
+    eventView: t.field({
+      type: ApiKeyEventView,
+      description: 'An event of the organisation for one view (say, its stages page): the ETag is its revision with the view, so an ifNoneMatch that matches reads nothing more.',
+      args: {
+        id: t.arg.id({ required: true }),
+        view: t.arg.string({ required: true, description: 'What is read from the event (the v1 route and its parameters).' }),
+        ifNoneMatch: t.arg.string(),
+      },
+      resolve: (key, args, ctx) => keyEventView(ctx, key, String(args.id), args.view, args.ifNoneMatch),
     }),
     maps: t.field({
       type: MapPage,

@@ -5,6 +5,7 @@ import './organisation.ts';
 import './user.ts';
 import './team.ts';
 import './event.ts';
+import './event-structure.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';

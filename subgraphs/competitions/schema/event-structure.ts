@@ -1,0 +1,93 @@
+// What an event is made of: stages, groups and rounds, page by page or one by one. Read through an
+// event the caller may already see (v2: an installation; v1: the organisation's API key).
+import { notFound } from '../../shared/errors.ts';
+import { builder } from '../builder.ts';
+import { childPage } from '../api-key-reads.ts';
+import { Event, Stage } from './event.ts';
+import { pageType } from './page.ts';
+
+export const Group = builder.prismaObject('Group', {
+  description: 'A group of a stage (round robin, swiss, league or ffa formats).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    eventId: t.exposeID('eventId'),
+    stageId: t.exposeID('stageId'),
+    name: t.exposeString('name'),
+    position: t.exposeInt('position'),
+  }),
+});
+
+export const Round = builder.prismaObject('Round', {
+  description: 'A round of a stage, or of one of its groups.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    eventId: t.exposeID('eventId'),
+    stageId: t.exposeID('stageId'),
+    groupId: t.exposeID('groupId', { nullable: true }),
+    number: t.exposeInt('number'),
+    name: t.exposeString('name'),
+  }),
+});
+
+const StagePage = pageType('StagePage', Stage);
+const GroupPage = pageType('GroupPage', Group);
+const RoundPage = pageType('RoundPage', Round);
+
+const page = { cursor: { description: 'meta.nextCursor of the previous page' }, limit: { description: '1–100, default 20' } };
+
+builder.objectFields(Event, (t) => ({
+  stagePage: t.field({
+    type: StagePage,
+    description: 'Stages in order (position).',
+    args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit) },
+    resolve: (event, args, ctx) =>
+      childPage({
+        binding: `stages|${event.id}`,
+        args,
+        order: ['position', 'id'],
+        where: { eventId: event.id },
+        find: (where, orderBy, take) => ctx.db.stage.findMany({ where, orderBy, take }),
+      }),
+  }),
+  stage: t.field({
+    type: Stage,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (event, args, ctx) => (await ctx.db.stage.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The stage')),
+  }),
+  groupPage: t.field({
+    type: GroupPage,
+    description: 'Groups by stage, then position; filter stageId.',
+    args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id() },
+    resolve: (event, args, ctx) =>
+      childPage({
+        binding: `groups|${event.id}|${args.stageId ?? ''}`,
+        args,
+        order: ['stageId', 'position', 'id'],
+        where: { eventId: event.id, ...(args.stageId ? { stageId: String(args.stageId) } : {}) },
+        find: (where, orderBy, take) => ctx.db.group.findMany({ where, orderBy, take }),
+      }),
+  }),
+  group: t.field({
+    type: Group,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (event, args, ctx) => (await ctx.db.group.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The group')),
+  }),
+  roundPage: t.field({
+    type: RoundPage,
+    description: 'Rounds by stage, then number; filters stageId and groupId.',
+    args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id(), groupId: t.arg.id() },
+    resolve: (event, args, ctx) =>
+      childPage({
+        binding: `rounds|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
+        args,
+        order: ['stageId', 'number', 'id'],
+        where: { eventId: event.id, ...(args.stageId ? { stageId: String(args.stageId) } : {}), ...(args.groupId ? { groupId: String(args.groupId) } : {}) },
+        find: (where, orderBy, take) => ctx.db.round.findMany({ where, orderBy, take }),
+      }),
+  }),
+  round: t.field({
+    type: Round,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (event, args, ctx) => (await ctx.db.round.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The round')),
+  }),
+}));
