@@ -7,6 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { EVENT_FIELDS, organisationEventSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import { PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -38,6 +39,51 @@ export const v1RoundSchema = z
   .object({ id: z.string(), eventId: z.string(), stageId: z.string(), groupId: z.string().nullable(), number: z.number().int(), name: z.string() })
   .strict()
   .meta({ id: 'V1Round' });
+
+export const v1ParticipantSchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    teamId: z.string(),
+    name: z.string().describe("The team's name."),
+    logoUrl: z.string().nullable().describe("The team's logo."),
+    status: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    lineup: z.array(z.object({ userId: z.string(), role: z.string(), displayName: z.string() }).strict()),
+  })
+  .strict()
+  .meta({ id: 'V1Participant' });
+export const v1InvitationSchema = z
+  .object({ id: z.string(), eventId: z.string(), teamId: z.string(), stageId: z.string().nullable(), groupId: z.string().nullable(), status: z.string(), createdAt: z.string() })
+  .strict()
+  .meta({ id: 'V1Invitation' });
+export const v1BroadcastSchema = z
+  .object({
+    eventId: z.string(),
+    streamUrl: z.string().nullable(),
+    youtubeUrl: z.string().nullable(),
+    overlayTheme: z.string(),
+    primaryColor: z.string().nullable(),
+    delaySeconds: z.number().int(),
+    showScores: z.boolean(),
+    updatedAt: z.string(),
+  })
+  .strict()
+  .meta({ id: 'V1Broadcast' });
+export const v1PlaydaySchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    name: z.string(),
+    date: z.string(),
+    liveMatchId: z.string().nullable(),
+    overlayScoreA: z.number().int().nullable(),
+    overlayScoreB: z.number().int().nullable(),
+    staff: z.array(z.object({ userId: z.string(), role: z.string() }).strict()),
+  })
+  .strict()
+  .meta({ id: 'V1Playday' });
 
 interface EventChildSpec {
   operationId: string;
@@ -237,6 +283,91 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['roundId'],
     example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListParticipants',
+    path: '/api/v1/events/{eventId}/participants',
+    summary: "An event's participants",
+    description: 'Participants in registration order with their team name, logo and lineup; filter status.',
+    field: 'participantPage(cursor: $cursor, limit: $limit, status: $status)',
+    declarations: `${PAGE_VARS}, $status: String`,
+    item: v1ParticipantSchema,
+    list: true,
+    query: pageQuery({ status: z.enum(PARTICIPANT_STATUSES).optional() }),
+    example: {
+      request: 'GET /api/v1/events/evt_open/participants?limit=1',
+      response: { data: [{ id: 'par_alpha', eventId: 'evt_open', teamId: 'team_alpha', name: 'Team Alpha', logoUrl: null, status: 'confirmed', createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z', lineup: [{ userId: 'usr_bob', role: 'captain', displayName: 'Bob' }] }], meta: { nextCursor: '…', hasMore: true } },
+    },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetParticipant',
+    path: '/api/v1/events/{eventId}/participants/{participantId}',
+    summary: 'A participant',
+    description: 'One participant of the event with its lineup.',
+    field: 'participant(id: $participantId)',
+    declarations: '$participantId: ID!',
+    item: v1ParticipantSchema,
+    list: false,
+    path_params: ['participantId'],
+    example: { request: 'GET /api/v1/events/evt_open/participants/par_alpha', response: { data: { id: 'par_alpha', eventId: 'evt_open', teamId: 'team_alpha', name: 'Team Alpha', logoUrl: null, status: 'confirmed', createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z', lineup: [] } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListInvitations',
+    path: '/api/v1/events/{eventId}/invitations',
+    summary: "An event's invitations",
+    description: 'Invitations in creation order; filters stageId and groupId.',
+    field: 'invitationPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
+    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
+    item: v1InvitationSchema,
+    list: true,
+    query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
+    example: { request: 'GET /api/v1/events/evt_open/invitations', response: { data: [{ id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_delta', stageId: null, groupId: null, status: 'pending', createdAt: '2026-01-03T00:00:00.000Z' }], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetInvitation',
+    path: '/api/v1/events/{eventId}/invitations/{invitationId}',
+    summary: 'An invitation',
+    description: 'One invitation of the event.',
+    field: 'invitation(id: $invitationId)',
+    declarations: '$invitationId: ID!',
+    item: v1InvitationSchema,
+    list: false,
+    path_params: ['invitationId'],
+    example: { request: 'GET /api/v1/events/evt_open/invitations/inv_open_1', response: { data: { id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_delta', stageId: null, groupId: null, status: 'pending', createdAt: '2026-01-03T00:00:00.000Z' } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetBroadcast',
+    path: '/api/v1/events/{eventId}/broadcast',
+    summary: "An event's broadcast configuration",
+    description: 'Stream links, overlay theme and colour, delay and whether scores show; 404 when the event has none.',
+    field: 'broadcast',
+    item: v1BroadcastSchema,
+    list: false,
+    example: { request: 'GET /api/v1/events/evt_open/broadcast', response: { data: { eventId: 'evt_open', streamUrl: 'https://twitch.example.test/demo', youtubeUrl: null, overlayTheme: 'default', primaryColor: '#ff4655', delaySeconds: 30, showScores: true, updatedAt: '2026-01-03T00:00:00.000Z' } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListPlaydays',
+    path: '/api/v1/events/{eventId}/playdays',
+    summary: "An event's playdays",
+    description: 'Playdays by date, with their live match, overlay score and staff.',
+    field: 'playdayPage(cursor: $cursor, limit: $limit)',
+    declarations: PAGE_VARS,
+    item: v1PlaydaySchema,
+    list: true,
+    query: pageQuery(),
+    example: { request: 'GET /api/v1/events/evt_open/playdays', response: { data: [{ id: 'pd_open_1', eventId: 'evt_open', name: 'Day 1', date: '2026-02-01T00:00:00.000Z', liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0, staff: [{ userId: 'usr_erin', role: 'caster' }] }], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetPlayday',
+    path: '/api/v1/events/{eventId}/playdays/{playdayId}',
+    summary: 'A playday',
+    description: 'One playday of the event.',
+    field: 'playday(id: $playdayId)',
+    declarations: '$playdayId: ID!',
+    item: v1PlaydaySchema,
+    list: false,
+    path_params: ['playdayId'],
+    example: { request: 'GET /api/v1/events/evt_open/playdays/pd_open_1', response: { data: { id: 'pd_open_1', eventId: 'evt_open', name: 'Day 1', date: '2026-02-01T00:00:00.000Z', liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0, staff: [] } } },
   }),
   defineRoute({
     operationId: 'v1ListMaps',

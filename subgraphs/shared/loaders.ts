@@ -77,6 +77,16 @@ export function createLoaders(db: Db, sql: SqlRunner) {
         (ids) => db.stage.findMany({ where: { eventId: { in: ids } }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
         (row) => row.eventId,
       ),
+    lineupByParticipant: () =>
+      groupedBy(
+        (ids) => db.lineupMember.findMany({ where: { participantId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),
+        (row) => row.participantId,
+      ),
+    staffByPlayday: () =>
+      groupedBy(
+        (ids) => db.playdayStaff.findMany({ where: { playdayId: { in: ids } }, orderBy: [{ role: 'asc' }, { userId: 'asc' }] }),
+        (row) => row.playdayId,
+      ),
     teamMembersByTeam: () =>
       groupedBy(
         (ids) => db.teamMember.findMany({ where: { teamId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }] }),

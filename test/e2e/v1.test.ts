@@ -138,4 +138,37 @@ describe('v1 read API', () => {
     await server.db.prisma.event.update({ where: { id: 'evt_open' }, data: { revision: revision + 1 } });
     expect((await v1('/events/evt_open/stages', KEY, { 'if-none-match': etag })).status).toBe(200);
   });
+
+  it('participants with lineups, invitations, broadcast and playdays, only of the key\'s events', async () => {
+    const participants = await v1('/events/evt_open/participants?limit=100');
+    expect(participants.status).toBe(200);
+    const ids = participants.body.data.map((p: { id: string }) => p.id);
+    expect(ids).toEqual(expect.arrayContaining(['par_alpha', 'par_bravo', 'par_charlie', 'par_delta']));
+    const alpha = participants.body.data.find((p: { id: string }) => p.id === 'par_alpha');
+    expect(alpha).toMatchObject({ eventId: 'evt_open', teamId: 'team_alpha', name: expect.any(String) });
+    const bravo = (await v1('/events/evt_open/participants/par_bravo')).body.data;
+    expect(bravo.lineup.map((m: { userId: string }) => m.userId)).toContain('usr_carol');
+    expect(JSON.stringify(participants.body)).not.toContain('@'); // no e-mail addresses
+    const registered = await v1('/events/evt_open/participants?status=registered');
+    expect(registered.body.data.every((p: { status: string }) => p.status === 'registered')).toBe(true);
+    expect((await v1('/events/evt_open/participants?status=sleeping')).status).toBe(400);
+
+    const invitations = await v1('/events/evt_open/invitations');
+    expect(invitations.body.data.map((i: { id: string }) => i.id)).toContain('inv_open_1');
+    expect((await v1('/events/evt_open/invitations/inv_open_1')).body.data.id).toBe('inv_open_1');
+
+    const broadcast = await v1('/events/evt_open/broadcast');
+    expect(broadcast.status).toBe(200);
+    expect(broadcast.body.data).toMatchObject({ eventId: 'evt_open', overlayTheme: expect.any(String), showScores: expect.any(Boolean) });
+    expect((await v1('/events/evt_done/broadcast')).status).toBe(404);
+
+    const playdays = await v1('/events/evt_open/playdays');
+    expect(playdays.body.data[0]).toMatchObject({ id: 'pd_open_1', eventId: 'evt_open' });
+    expect(playdays.body.data[0].staff.length).toBeGreaterThan(0);
+    expect((await v1('/events/evt_open/playdays/pd_open_1')).body.data.id).toBe('pd_open_1');
+
+    for (const path of ['/events/evt_rival/participants', '/events/evt_live/participants/par_alpha', '/events/evt_open/invitations/inv_nope', '/events/evt_rival/broadcast', '/events/evt_open/playdays/pd_nope']) {
+      expect((await v1(path)).status, path).toBe(404);
+    }
+  });
 });

@@ -224,6 +224,34 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/events/evt_open/rounds/rnd_open_a1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/events/evt_open/rounds/rnd_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
     ],
+    v1ListParticipants: [
+      { path: '/api/v1/events/evt_open/participants', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/participants?status=x', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetParticipant: [
+      { path: '/api/v1/events/evt_open/participants/par_bravo', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/participants/par_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1ListInvitations: [
+      { path: '/api/v1/events/evt_open/invitations', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_rival/invitations', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1GetInvitation: [
+      { path: '/api/v1/events/evt_open/invitations/inv_open_1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/invitations/inv_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1GetBroadcast: [
+      { path: '/api/v1/events/evt_open/broadcast', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_done/broadcast', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
+    v1ListPlaydays: [
+      { path: '/api/v1/events/evt_open/playdays', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/playdays?limit=101', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetPlayday: [
+      { path: '/api/v1/events/evt_open/playdays/pd_open_1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/playdays/pd_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

@@ -6,6 +6,7 @@ import './user.ts';
 import './team.ts';
 import './event.ts';
 import './event-structure.ts';
+import './event-entries.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';
