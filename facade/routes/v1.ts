@@ -7,7 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { EVENT_FIELDS, organisationEventSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
-import { PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
+import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -85,6 +85,44 @@ export const v1PlaydaySchema = z
   .strict()
   .meta({ id: 'V1Playday' });
 
+const opponentSchema = z
+  .object({
+    participantId: z.string(),
+    teamId: z.string().nullable(),
+    name: z.string().nullable().describe("The team's name."),
+    logoUrl: z.string().nullable(),
+    score: z.number().int().nullable(),
+    result: z.enum(['win', 'loss', 'draw']).nullable().describe('Once the match is completed.'),
+    forfeit: z.boolean().describe('This side lost by forfeit.'),
+  })
+  .strict()
+  .meta({ id: 'V1MatchOpponent' });
+export const v1MatchSchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    stageId: z.string(),
+    groupId: z.string().nullable(),
+    roundId: z.string().nullable(),
+    status: z.string(),
+    bestOf: z.number().int(),
+    isFreeWin: z.boolean(),
+    opponentA: opponentSchema.nullable(),
+    opponentB: opponentSchema.nullable(),
+    maps: z.array(
+      z
+        .object({ position: z.number().int(), mapId: z.string(), mapName: z.string(), scoreA: z.number().int().nullable(), scoreB: z.number().int().nullable(), winner: z.enum(['a', 'b']).nullable() })
+        .strict(),
+    ),
+    scheduledAt: z.string().nullable(),
+    startedAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    streamUrl: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .strict()
+  .meta({ id: 'V1Match' });
+
 interface EventChildSpec {
   operationId: string;
   path: string;
@@ -144,6 +182,25 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
 
 const pageQuery = (filters: Record<string, z.ZodType> = {}) => z.object({ cursor: cursorParam, limit: limitParam, ...filters }).strict();
 const PAGE_VARS = '$cursor: String, $limit: Int';
+
+const MATCH_EXAMPLE = {
+  id: 'mtc_open_1',
+  eventId: 'evt_open',
+  stageId: 'stg_open_groups',
+  groupId: 'grp_open_a',
+  roundId: 'rnd_open_a1',
+  status: 'completed',
+  bestOf: 1,
+  isFreeWin: false,
+  opponentA: { participantId: 'par_alpha', teamId: 'team_alpha', name: 'Team Alpha', logoUrl: null, score: 1, result: 'win', forfeit: false },
+  opponentB: { participantId: 'par_bravo', teamId: 'team_bravo', name: 'Team Bravo', logoUrl: null, score: 0, result: 'loss', forfeit: false },
+  maps: [{ position: 1, mapId: 'map_mirage', mapName: 'Mirage', scoreA: 13, scoreB: 9, winner: 'a' }],
+  scheduledAt: '2026-01-05T17:00:00.000Z',
+  startedAt: '2026-01-05T17:05:00.000Z',
+  completedAt: '2026-01-05T18:00:00.000Z',
+  streamUrl: 'https://twitch.example.test/demo-open',
+  updatedAt: '2026-01-05T18:00:00.000Z',
+};
 
 const apiKey = (data: Record<string, unknown>) => data.apiKey as Record<string, unknown>;
 
@@ -368,6 +425,30 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['playdayId'],
     example: { request: 'GET /api/v1/events/evt_open/playdays/pd_open_1', response: { data: { id: 'pd_open_1', eventId: 'evt_open', name: 'Day 1', date: '2026-02-01T00:00:00.000Z', liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0, staff: [] } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListMatches',
+    path: '/api/v1/events/{eventId}/matches',
+    summary: "An event's matches",
+    description: 'Matches in creation order with both opponents, the maps played, timing and stream link; filters stageId, groupId, roundId and status.',
+    field: 'matchPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId, roundId: $roundId, status: $status)',
+    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID, $roundId: ID, $status: String`,
+    item: v1MatchSchema,
+    list: true,
+    query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),
+    example: { request: 'GET /api/v1/events/evt_open/matches?status=completed', response: { data: [MATCH_EXAMPLE], meta: { nextCursor: null, hasMore: false } } },
+  }),
+  eventChildRoute({
+    operationId: 'v1GetMatch',
+    path: '/api/v1/events/{eventId}/matches/{matchId}',
+    summary: 'A match',
+    description: 'One match of the event.',
+    field: 'match(id: $matchId)',
+    declarations: '$matchId: ID!',
+    item: v1MatchSchema,
+    list: false,
+    path_params: ['matchId'],
+    example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
   }),
   defineRoute({
     operationId: 'v1ListMaps',

@@ -232,7 +232,9 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           bestOf: 1,
           status: m.status,
           scheduledAt: at(m.minutes),
+          startedAt: completed || m.status === 'live' ? at(m.minutes + 5) : null,
           completedAt: completed ? at(m.minutes + 60) : null,
+          streamUrl: m.id === 'mtc_open_1' ? 'https://twitch.example.test/demo-open' : null,
           createdAt: at(m.minutes),
         };
       });

@@ -171,4 +171,39 @@ describe('v1 read API', () => {
       expect((await v1(path)).status, path).toBe(404);
     }
   });
+
+  it('matches with both opponents, maps, timing and filters', async () => {
+    const match = await v1('/events/evt_open/matches/mtc_open_1');
+    expect(match.status).toBe(200);
+    const data = match.body.data;
+    expect(data).toMatchObject({ id: 'mtc_open_1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', roundId: 'rnd_open_a1', status: 'completed', streamUrl: expect.any(String) });
+    expect(data.opponentA).toMatchObject({ participantId: 'par_alpha', teamId: 'team_alpha', forfeit: false });
+    expect(data.opponentB).toMatchObject({ participantId: 'par_bravo', teamId: 'team_bravo' });
+    expect([data.opponentA.result, data.opponentB.result].sort()).toEqual(data.opponentA.score === data.opponentB.score ? ['draw', 'draw'] : ['loss', 'win']);
+    expect(data.maps.length).toBeGreaterThan(0);
+    expect(data.maps[0]).toMatchObject({ position: 1, mapId: expect.stringMatching(/^map_/), mapName: expect.any(String) });
+    expect(data.startedAt).not.toBeNull();
+
+    const scheduled = (await v1('/events/evt_open/matches/mtc_open_2')).body.data;
+    expect(scheduled.opponentA.result).toBeNull();
+    expect(scheduled.startedAt).toBeNull();
+
+    const live = await v1('/events/evt_live/matches?stageId=stg_live_a&groupId=grp_live_a1&limit=100');
+    expect(live.body.data).toHaveLength(60);
+    expect((await v1('/events/evt_live/matches?status=live&limit=100')).body.data).toHaveLength(4);
+    expect((await v1('/events/evt_open/matches?roundId=rnd_open_b1')).body.data.map((m: { id: string }) => m.id)).toEqual(['mtc_open_2']);
+    // Paging the 270 matches of evt_live: every match once.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await v1(`/events/evt_live/matches?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.body.data.map((m: { id: string }) => m.id));
+      cursor = page.body.meta.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(270);
+    expect(new Set(seen).size).toBe(270);
+    expect((await v1('/events/evt_open/matches?status=paused')).status).toBe(400);
+    expect((await v1('/events/evt_live/matches/mtc_open_1')).status).toBe(404);
+    expect((await v1('/events/evt_rival/matches')).status).toBe(404);
+  });
 });

@@ -252,6 +252,14 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/events/evt_open/playdays/pd_open_1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/events/evt_open/playdays/pd_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
     ],
+    v1ListMatches: [
+      { path: '/api/v1/events/evt_live/matches?stageId=stg_live_a&status=completed&limit=3', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_live/matches?status=x', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
+    ],
+    v1GetMatch: [
+      { path: '/api/v1/events/evt_open/matches/mtc_open_1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/events/evt_open/matches/mtc_nope', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

@@ -7,6 +7,7 @@ import './team.ts';
 import './event.ts';
 import './event-structure.ts';
 import './event-entries.ts';
+import './match.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Match" ADD COLUMN     "startedAt" TIMESTAMP(3),
+ADD COLUMN     "streamUrl" TEXT;
