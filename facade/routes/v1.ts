@@ -123,6 +123,29 @@ export const v1MatchSchema = z
   .strict()
   .meta({ id: 'V1Match' });
 
+export const v1StandingSchema = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    stageId: z.string(),
+    groupId: z.string().nullable(),
+    participantId: z.string(),
+    name: z.string().nullable().describe("The team's name."),
+    logoUrl: z.string().nullable(),
+    rank: z.number().int(),
+    played: z.number().int(),
+    wins: z.number().int(),
+    draws: z.number().int(),
+    losses: z.number().int(),
+    points: z.number().int().describe('Adjustments included.'),
+    scoreFor: z.number().int(),
+    scoreAgainst: z.number().int(),
+    scoreDifference: z.number().int(),
+    adjustmentPoints: z.number().int().describe('Points of the standing adjustments applied (part of points).'),
+  })
+  .strict()
+  .meta({ id: 'V1Standing' });
+
 interface EventChildSpec {
   operationId: string;
   path: string;
@@ -449,6 +472,24 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['matchId'],
     example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
+  }),
+  eventChildRoute({
+    operationId: 'v1ListStandings',
+    path: '/api/v1/events/{eventId}/standings',
+    summary: "An event's standings",
+    description: 'Standings by stage, then rank: record, points with adjustments, score for and against from completed matches; filters stageId and groupId.',
+    field: 'standingPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
+    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
+    item: v1StandingSchema,
+    list: true,
+    query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
+    example: {
+      request: 'GET /api/v1/events/evt_open/standings?groupId=grp_open_a',
+      response: {
+        data: [{ id: 'std_…', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', name: 'Team Alpha', logoUrl: null, rank: 1, played: 1, wins: 1, draws: 0, losses: 0, points: 3, scoreFor: 1, scoreAgainst: 0, scoreDifference: 1, adjustmentPoints: 0 }],
+        meta: { nextCursor: null, hasMore: false },
+      },
+    },
   }),
   defineRoute({
     operationId: 'v1ListMaps',

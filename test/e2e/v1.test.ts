@@ -206,4 +206,35 @@ describe('v1 read API', () => {
     expect((await v1('/events/evt_live/matches/mtc_open_1')).status).toBe(404);
     expect((await v1('/events/evt_rival/matches')).status).toBe(404);
   });
+
+  it('standings with record, points, score for and against, adjustments', async () => {
+    const standings = await v1('/events/evt_open/standings?limit=100');
+    expect(standings.status).toBe(200);
+    expect(standings.body.data.length).toBeGreaterThan(0);
+    for (const row of standings.body.data) {
+      expect(row.scoreDifference).toBe(row.scoreFor - row.scoreAgainst);
+      expect(row.eventId).toBe('evt_open');
+    }
+    const groupA = await v1('/events/evt_open/standings?groupId=grp_open_a');
+    expect(groupA.body.data.every((row: { groupId: string }) => row.groupId === 'grp_open_a')).toBe(true);
+    const ranks = groupA.body.data.map((row: { rank: number }) => row.rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    // An adjustment shows in points and adjustmentPoints.
+    const alpha = groupA.body.data.find((row: { participantId: string }) => row.participantId === 'par_alpha');
+    const response = await fetch(`${server.url}/api/v2/events/evt_open/standing-adjustments`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer demo-token-app',
+        'content-type': 'application/json',
+        'if-match': `"${(await server.db.prisma.event.findUniqueOrThrow({ where: { id: 'evt_open' } })).revision}"`,
+        'idempotency-key': `v1-standings-${Date.now()}`,
+      },
+      body: JSON.stringify({ participantId: 'par_alpha', stageId: 'stg_open_groups', groupId: 'grp_open_a', points: 2 }),
+    });
+    expect(response.status).toBe(201);
+    const after = (await v1('/events/evt_open/standings?groupId=grp_open_a')).body.data.find((row: { participantId: string }) => row.participantId === 'par_alpha');
+    expect(after.points).toBe(alpha.points + 2);
+    expect(after.adjustmentPoints).toBe(alpha.adjustmentPoints + 2);
+    expect((await v1('/events/evt_rival/standings')).status).toBe(404);
+  });
 });

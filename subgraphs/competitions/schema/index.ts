@@ -8,6 +8,7 @@ import './event.ts';
 import './event-structure.ts';
 import './event-entries.ts';
 import './match.ts';
+import './standing.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';
