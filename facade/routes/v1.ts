@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
-import { EVENT_FIELDS, organisationEventSchema } from './competition-reads.ts';
+import { EVENT_FIELDS, organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
@@ -490,6 +490,22 @@ export const v1Routes: RouteRow[] = [
         meta: { nextCursor: null, hasMore: false },
       },
     },
+  }),
+  defineRoute({
+    operationId: 'v1GetUser',
+    method: 'get',
+    path: '/api/v1/users/{userId}',
+    tag: TAG,
+    summary: 'A user taking part in one of the organisation’s events',
+    description: `Public profile fields of a user who is a member of a participating team or lineup in an event of the key's organisation; never e-mail or authentication data. Anyone else is 404. ${KEY}`,
+    security: 'apiKey',
+    input: { path: z.object({ userId: idParam }), headers },
+    operation: prepareOperation(`query V1GetUser($userId: ID!) { apiKey { user(id: $userId) { ${selectionOf(userSchema)} } } }`),
+    variables: ({ path }) => ({ userId: path.userId }),
+    result: (data) => apiKey(data).user,
+    success: { status: 200, schema: userSchema, description: 'The public profile.' },
+    errors: [400, 401, 404, 429, 500, 503],
+    example: { request: 'GET /api/v1/users/usr_bob', response: { data: { id: 'usr_bob', displayName: 'Bob', username: 'bob', imageUrl: null, nationality: 'GB', primaryPlatform: 'pc', platforms: ['pc'] } } },
   }),
   defineRoute({
     operationId: 'v1ListMaps',

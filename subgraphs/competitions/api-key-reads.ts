@@ -76,3 +76,19 @@ export async function childPage<R>(spec: ChildPageSpec<R>): Promise<Page<R>> {
   const rows = await spec.find(where, spec.order.map((field) => ({ [field]: 'asc' as const })), limit + 1);
   return pageOf(rows, limit, spec.binding, (row) => spec.order.map((field) => row[field]), (row) => row);
 }
+
+// A user takes part in an organisation's event as a member of a participating team or of a
+// participant's lineup.
+const KEY_USER_SQL = `
+  SELECT 1 AS found FROM "Participant" p JOIN "Event" e ON e.id = p."eventId"
+  WHERE e."organisationId" = $1 AND (
+    EXISTS (SELECT 1 FROM "TeamMember" tm WHERE tm."teamId" = p."teamId" AND tm."userId" = $2)
+    OR EXISTS (SELECT 1 FROM "LineupMember" lm WHERE lm."participantId" = p.id AND lm."userId" = $2))
+  LIMIT 1`;
+
+/** A user who takes part in an event of the key's organisation (public fields only); anyone else is not_found. */
+export async function keyUser(ctx: SubgraphContext, key: KeyAuthority, userId: string) {
+  const [[found], user] = await Promise.all([ctx.sql<{ found: number }>(KEY_USER_SQL, [key.organisationId, userId]), ctx.loaders.user.load(userId)]);
+  if (!found || !user) throw notFound('The user');
+  return user;
+}

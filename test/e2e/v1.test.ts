@@ -237,4 +237,22 @@ describe('v1 read API', () => {
     expect(after.adjustmentPoints).toBe(alpha.adjustmentPoints + 2);
     expect((await v1('/events/evt_rival/standings')).status).toBe(404);
   });
+
+  it('users: only those who take part in an event of the organisation, public fields only', async () => {
+    for (const userId of ['usr_bob', 'usr_carol']) {
+      const user = await v1(`/users/${userId}`);
+      expect(user.status, userId).toBe(200);
+      expect(Object.keys(user.body.data).sort()).toEqual(['displayName', 'id', 'imageUrl', 'nationality', 'platforms', 'primaryPlatform', 'username']);
+      expect(JSON.stringify(user.body)).not.toMatch(/@|password|hash/i);
+    }
+    // An administrator of another organisation, a user in no event, an unknown user: 404.
+    for (const userId of ['usr_dave', 'usr_erin', 'usr_alice', 'usr_nope']) {
+      const response = await v1(`/users/${userId}`);
+      expect(response.status, userId).toBe(404);
+      expect(response.body.error.code).toBe('not_found');
+    }
+    // bob's team plays in evt_rival too: the rival key sees him; dave is no player there either.
+    expect((await v1('/users/usr_bob', 'demo-org-key-0002')).status).toBe(200);
+    expect((await v1('/users/usr_dave', 'demo-org-key-0002')).status).toBe(404);
+  });
 });

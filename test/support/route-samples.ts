@@ -264,6 +264,10 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/events/evt_open/standings?stageId=stg_open_groups', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/events/evt_open/standings?rank=1', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 400 },
     ],
+    v1GetUser: [
+      { path: '/api/v1/users/usr_bob', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
+      { path: '/api/v1/users/usr_erin', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

@@ -2,7 +2,8 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
-import { keyEvent, keyEventsPage, keyEventView, mapsPage, type EventView } from '../api-key-reads.ts';
+import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsPage, type EventView } from '../api-key-reads.ts';
+import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage } from './event.ts';
 import { pageType } from './page.ts';
@@ -62,6 +63,12 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
         ifNoneMatch: t.arg.string(),
       },
       resolve: (key, args, ctx) => keyEventView(ctx, key, String(args.id), args.view, args.ifNoneMatch),
+    }),
+    user: t.field({
+      type: User,
+      description: 'A user who takes part in an event of the organisation (a member of a participating team or lineup): public fields only. Anyone else is not_found.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (key, args, ctx) => keyUser(ctx, key, String(args.id)),
     }),
     maps: t.field({
       type: MapPage,
