@@ -7,6 +7,7 @@ import { esportsRoutes } from './esports.ts';
 import { developerRoutes } from './developer.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { v1Routes } from './v1.ts';
+import { apiKeyRoutes } from './api-keys.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...v1Routes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...apiKeyRoutes, ...v1Routes];

@@ -67,6 +67,8 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         data: [
           { id: 'key_demo', organisationId: 'org_demo', keyHash: sha256(DEMO.apiKeys.org_demo), prefix: 'demo-org' },
           { id: 'key_rival', organisationId: 'org_rival', keyHash: sha256(DEMO.apiKeys.org_rival), prefix: 'demo-org' },
+          // A spare key of org_demo whose plaintext is published nowhere: for trying rotation and revocation.
+          { id: 'key_demo_spare', organisationId: 'org_demo', keyHash: sha256('demo-spare-key-never-published'), prefix: 'demo-spa', name: 'Spare (demo)' },
         ],
       });
 

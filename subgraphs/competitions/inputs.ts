@@ -149,3 +149,21 @@ export const staffInput = z
   })
   .strict()
   .meta({ id: 'PlaydayStaffRequest' });
+
+export const apiKeyCreateInput = z
+  .object({ name: z.string().trim().min(1).max(100).describe('What the key is for, e.g. "Stream overlay".') })
+  .strict()
+  .meta({ id: 'CreateApiKeyRequest' });
+
+export const apiKeyRotateInput = z
+  .object({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .optional()
+      .describe('How long the old key keeps working (0–604800 s); 0 or absent: it stops at once.'),
+  })
+  .strict()
+  .meta({ id: 'RotateApiKeyRequest' });

@@ -10,13 +10,27 @@ export interface KeyAuthority {
   organisationId: string;
 }
 
-const KEY_SQL = `SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey" WHERE "keyHash" = $1 AND "revokedAt" IS NULL`;
+const KEY_SQL = `
+  SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey"
+  WHERE "keyHash" = $1 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
+
+// Written at most once a minute per key, after the answer: reads stay reads.
+const TOUCH_SQL = `
+  UPDATE "OrganisationApiKey" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC')
+  WHERE id = $1 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute')`;
+const touched = new Map<string, number>();
 
 export async function resolveApiKey(sql: SqlRunner, key: string | undefined): Promise<KeyAuthority> {
   if (!key) throw invalidToken('An organisation API key is required: send it in the x-api-key header.');
   if (key.length > 200) throw invalidToken('The API key is unknown or revoked.');
   const [row] = await sql<KeyAuthority>(KEY_SQL, [sha256(key)]);
   if (!row) throw invalidToken('The API key is unknown or revoked.');
+  const now = Date.now();
+  if ((touched.get(row.keyId) ?? 0) < now - 60_000) {
+    touched.set(row.keyId, now);
+    if (touched.size > 10_000) touched.clear();
+    void sql(TOUCH_SQL, [row.keyId]).catch(() => undefined);
+  }
   return row;
 }
 

@@ -33,9 +33,11 @@ function normalise(text: string): string {
     .replace(/"requestId":"[^"]+"/g, '"requestId":"…"')
     .replace(/"access_token":"[^"]+"/g, '"access_token":"…"')
     .replace(/"secret":"whsec_[^"]+"/g, '"secret":"whsec_…"')
+    .replace(/"(key|prefix)":"okey_[^"]+"/g, '"$1":"okey_…"')
+    .replace(/"(lastUsedAt|expiresAt|revokedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/"(createdAt|updatedAt|deliveredAt|startedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/\b(chg_test)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…')
-    .replace(/\b(stg|grp|inv|adj|tok|whe|dlv)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
+    .replace(/\b(stg|grp|inv|adj|tok|whe|dlv|key)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
 }
 
 describe('direct and gateway execution of route operations', () => {

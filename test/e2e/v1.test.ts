@@ -255,4 +255,56 @@ describe('v1 read API', () => {
     expect((await v1('/users/usr_bob', 'demo-org-key-0002')).status).toBe(200);
     expect((await v1('/users/usr_dave', 'demo-org-key-0002')).status).toBe(404);
   });
+
+  it('keys: an administrator issues, lists, rotates (at once or with grace) and revokes; each takes effect at once', async () => {
+    const admin = async (method: string, path: string, body?: unknown, token = 'demo-token-alice') => {
+      const response = await fetch(`${server.url}/api/v2/organisations/org_demo/api-keys${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    };
+    const created = await admin('POST', '', { name: 'Overlay' });
+    expect(created.status).toBe(201);
+    const { apiKey, key } = created.body.data;
+    expect(key).toMatch(/^okey_/);
+    expect(apiKey).toMatchObject({ organisationId: 'org_demo', name: 'Overlay', prefix: key.slice(0, 12), revokedAt: null });
+    expect((await v1('/organisation', key)).body.data.id).toBe('org_demo');
+
+    // Listed without the key; last use recorded.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const listed = (await admin('GET', '?limit=100')).body.data;
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(listed.find((k: { id: string }) => k.id === apiKey.id).lastUsedAt).not.toBeNull();
+
+    // Rotation without grace: the old key stops at once.
+    const rotated = await admin('POST', `/${apiKey.id}/rotate`);
+    expect(rotated.status).toBe(201);
+    expect((await v1('/organisation', key)).status).toBe(401);
+    const second = rotated.body.data.key;
+    expect((await v1('/organisation', second)).status).toBe(200);
+    expect((await admin('POST', `/${apiKey.id}/rotate`)).status).toBe(404);
+
+    // Rotation with grace: both work for now.
+    const graced = await admin('POST', `/${rotated.body.data.apiKey.id}/rotate`, { graceSeconds: 3600 });
+    expect(graced.status).toBe(201);
+    expect((await v1('/organisation', second)).status).toBe(200);
+    expect((await v1('/organisation', graced.body.data.key)).status).toBe(200);
+    expect((await admin('POST', `/${rotated.body.data.apiKey.id}/rotate`, { graceSeconds: -1 })).status).toBe(400);
+
+    // Revocation: at once.
+    const revoked = await admin('DELETE', `/${graced.body.data.apiKey.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revokedAt).not.toBeNull();
+    expect((await v1('/organisation', graced.body.data.key)).status).toBe(401);
+
+    // Only administrators, as users; the demo keys keep working.
+    expect((await admin('POST', '', { name: 'x' }, 'demo-token-app')).status).toBe(403);
+    expect((await admin('GET', '', undefined, 'demo-token-dave')).status).toBe(403);
+    expect((await admin('DELETE', '/key_demo', undefined, 'demo-token-dave')).status).toBe(403);
+    expect((await admin('POST', '', { name: '' })).status).toBe(400);
+    expect((await v1('/organisation')).status).toBe(200);
+  });
 });

@@ -268,6 +268,22 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
       { path: '/api/v1/users/usr_bob', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/users/usr_erin', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
     ],
+    createOrganisationApiKey: [
+      { path: '/api/v2/organisations/org_demo/api-keys', init: { method: 'POST', ...{ headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' } }, body: JSON.stringify({ name: 'Samples' }) }, status: 201 },
+      { path: '/api/v2/organisations/org_demo/api-keys', init: { method: 'POST', headers: { ...app.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Samples' }) }, status: 403 },
+    ],
+    listOrganisationApiKeys: [
+      { path: '/api/v2/organisations/org_demo/api-keys', init: { headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/organisations/org_demo/api-keys?limit=0', init: { headers: bearer('demo-token-alice') }, status: 400 },
+    ],
+    rotateOrganisationApiKey: [
+      { path: '/api/v2/organisations/org_demo/api-keys/key_demo_spare/rotate', init: { method: 'POST', headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' }, body: JSON.stringify({ graceSeconds: 60 }) }, status: 201 },
+      { path: '/api/v2/organisations/org_demo/api-keys/key_nope/rotate', init: { method: 'POST', headers: bearer('demo-token-alice') }, status: 404 },
+    ],
+    revokeOrganisationApiKey: [
+      { path: '/api/v2/organisations/org_demo/api-keys/key_demo_spare', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/organisations/org_demo/api-keys/key_nope', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 404 },
+    ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/maps?apiKey=demo-org-key-0001', status: 400 },

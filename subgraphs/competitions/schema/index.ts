@@ -12,6 +12,7 @@ import './standing.ts';
 import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';
+import './api-key-admin.ts';
 
 export { builder };
 export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
