@@ -7,7 +7,7 @@ import type { OrganisationApiKey } from '../shared/db/generated/client.ts';
 import { installationFor } from '../shared/authority.ts';
 import { sha256, newId } from '../shared/crypto.ts';
 import { forbidden, notFound } from '../shared/errors.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import { keysetPage, type Page } from '../shared/pagination.ts';
 import { validate } from '../shared/validation.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from './inputs.ts';
 
@@ -65,15 +65,14 @@ export async function createApiKey(ctx: SubgraphContext, organisationId: string,
 
 export async function listApiKeys(ctx: SubgraphContext, organisationId: string, args: { cursor?: string | null; limit?: number | null }): Promise<Page<ApiKeyView>> {
   await administer(ctx, organisationId);
-  const limit = pageLimit(args.limit);
-  const binding = `api-keys|${organisationId}`;
-  const after = decodeCursor(binding, args.cursor);
-  const rows = await ctx.db.organisationApiKey.findMany({
-    where: { organisationId, ...(after ? { OR: [{ createdAt: { gt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { gt: String(after[1]) } }] } : {}) },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: limit + 1,
+  return keysetPage({
+    binding: `api-keys|${organisationId}`,
+    args,
+    order: ['createdAt', 'id'],
+    where: { organisationId },
+    find: (where, orderBy, take) => ctx.db.organisationApiKey.findMany({ where, orderBy, take }),
+    map: view,
   });
-  return pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], view);
 }
 
 export async function rotateApiKey(ctx: SubgraphContext, organisationId: string, keyId: string, body: unknown): Promise<IssuedApiKey> {

@@ -1,8 +1,8 @@
 // Reads behind an organisation API key (v1): everything is scoped to the key's organisation.
 import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
+import { keysetPage, type Page } from '../shared/pagination.ts';
+import { notFound } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
 import { matchesIfNoneMatch, organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
@@ -10,12 +10,7 @@ import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
 /** Maps, the reference data every event's pool and results name, in id order. */
 export async function mapsPage(ctx: SubgraphContext, args: { cursor?: string | null; limit?: number | null }): Promise<Page<MapRow>> {
   await ctx.keyAuthority();
-  const limit = pageLimit(args.limit);
-  const binding = 'maps';
-  const after = decodeCursor(binding, args.cursor);
-  if (after && typeof after[0] !== 'string') throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
-  const rows = await ctx.db.map.findMany({ where: after ? { id: { gt: after[0] as string } } : {}, orderBy: { id: 'asc' }, take: limit + 1 });
-  return pageOf(rows, limit, binding, (row) => [row.id], (row) => row);
+  return keysetPage({ binding: 'maps', args, order: ['id'], where: {}, find: (where, orderBy, take) => ctx.db.map.findMany({ where, orderBy, take }) });
 }
 
 /** The key's organisation's events, as the v2 list pages them (same cursors, same ETags). */
@@ -46,35 +41,6 @@ export async function keyEventView(ctx: SubgraphContext, key: KeyAuthority, even
   const etag = `"e${event.revision}-${createHash('sha256').update(view).digest('base64url').slice(0, 12)}"`;
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { etag, notModified: true, event: null };
   return { etag, notModified: false, event };
-}
-
-/** Prisma's where for the rows after `values` in the order of `fields` (all ascending): a keyset condition. */
-export function keysetAfter(fields: string[], values: unknown[]): Record<string, unknown> {
-  return {
-    OR: fields.map((field, i) => ({
-      ...Object.fromEntries(fields.slice(0, i).map((earlier, j) => [earlier, values[j]])),
-      [field]: { gt: values[i] },
-    })),
-  };
-}
-
-interface ChildPageSpec<R> {
-  binding: string;
-  args: { cursor?: string | null; limit?: number | null };
-  /** The sort key, ascending; its last field is unique. */
-  order: (keyof R & string)[];
-  find(where: Record<string, unknown>, orderBy: Record<string, 'asc'>[], take: number): Promise<R[]>;
-  where: Record<string, unknown>;
-}
-
-/** A keyset page of an event's children (stages, groups, rounds, …). */
-export async function childPage<R>(spec: ChildPageSpec<R>): Promise<Page<R>> {
-  const limit = pageLimit(spec.args.limit);
-  const after = decodeCursor(spec.binding, spec.args.cursor);
-  if (after && after.length !== spec.order.length) throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
-  const where = after ? { AND: [spec.where, keysetAfter(spec.order, after)] } : spec.where;
-  const rows = await spec.find(where, spec.order.map((field) => ({ [field]: 'asc' as const })), limit + 1);
-  return pageOf(rows, limit, spec.binding, (row) => spec.order.map((field) => row[field]), (row) => row);
 }
 
 // A user takes part in an organisation's event as a member of a participating team or of a

@@ -48,6 +48,12 @@ export class ApiError extends GraphQLError {
 }
 
 export const notFound = (what: string) => new ApiError('not_found', `${what} was not found.`);
+/** The row a lookup found, or not_found naming what was looked for. */
+export async function foundOr<T>(lookup: Promise<T | null | undefined>, what: string): Promise<T> {
+  const row = await lookup;
+  if (row == null) throw notFound(what);
+  return row;
+}
 export const forbidden = (message: string, issue: string) => new ApiError('forbidden', message, [{ issue }]);
 export const invalidToken = (message = 'The access token is missing, unknown, expired or revoked.') =>
   new ApiError('invalid_token', message);

@@ -54,3 +54,41 @@ export function pageOf<R, T>(rows: R[], limit: number, binding: string, keyOf: (
     meta: { hasMore, nextCursor: hasMore ? encodeCursor(binding, keyOf(items[items.length - 1])) : null },
   };
 }
+
+/** Prisma's where for the rows after `values` in the order of `fields`: a keyset condition. */
+export function keysetAfter(fields: string[], values: unknown[], direction: 'asc' | 'desc' = 'asc'): Record<string, unknown> {
+  const beyond = direction === 'asc' ? 'gt' : 'lt';
+  return {
+    OR: fields.map((field, i) => ({
+      ...Object.fromEntries(fields.slice(0, i).map((earlier, j) => [earlier, values[j]])),
+      [field]: { [beyond]: values[i] },
+    })),
+  };
+}
+
+export interface KeysetPageSpec<R, T> {
+  /** Names the list and its filters: a cursor of another list is refused. */
+  binding: string;
+  args: { cursor?: string | null; limit?: number | null };
+  /** The sort key; its last field is unique. */
+  order: (keyof R & string)[];
+  direction?: 'asc' | 'desc';
+  where: Record<string, unknown>;
+  /** The model's findMany with these arguments. */
+  find(where: Record<string, unknown>, orderBy: Record<string, 'asc' | 'desc'>[], take: number): Promise<R[]>;
+  map?: (row: R) => T;
+}
+
+/** A keyset page through Prisma's model API: the page starts at the cursor's index position. */
+export async function keysetPage<R, T = R>(spec: KeysetPageSpec<R, T>): Promise<Page<T>> {
+  const limit = pageLimit(spec.args.limit);
+  const direction = spec.direction ?? 'asc';
+  const after = decodeCursor(spec.binding, spec.args.cursor);
+  if (after && after.length !== spec.order.length) {
+    throw new ApiError('validation_failed', 'cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  const where = after ? { AND: [spec.where, keysetAfter(spec.order, after, direction)] } : spec.where;
+  const rows = await spec.find(where, spec.order.map((field) => ({ [field]: direction })), limit + 1);
+  const key = (row: R) => spec.order.map((field) => (row[field] instanceof Date ? (row[field] as Date).toISOString() : row[field]));
+  return pageOf(rows, limit, spec.binding, key, spec.map ?? ((row) => row as unknown as T));
+}

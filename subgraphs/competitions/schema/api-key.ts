@@ -5,7 +5,7 @@ import { builder } from '../builder.ts';
 import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsPage, type EventView } from '../api-key-reads.ts';
 import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
-import { Event, EventPage } from './event.ts';
+import { Event, EventPage, eventListArgs } from './event.ts';
 import { pageType } from './page.ts';
 
 export const MapRef = builder.prismaObject('Map', {
@@ -39,13 +39,7 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
     events: t.field({
       type: EventPage,
       description: "The organisation's events in creation order; ifNoneMatch as on organisationEvents.",
-      args: {
-        cursor: t.arg.string(),
-        limit: t.arg.int({ description: '1–100, default 20' }),
-        visibility: t.arg.string({ description: 'public, unlisted or private' }),
-        state: t.arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
-        ifNoneMatch: t.arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
-      },
+      args: eventListArgs(t.arg),
       resolve: (key, args, ctx) => keyEventsPage(ctx, key, args),
     }),
     event: t.field({

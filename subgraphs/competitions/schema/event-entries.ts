@@ -1,8 +1,8 @@
 // Who takes part in an event and how it is shown: participants with their lineups, invitations, the
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
-import { notFound } from '../../shared/errors.ts';
+import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { childPage } from '../api-key-reads.ts';
+import { keysetPage } from '../../shared/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 
@@ -88,7 +88,7 @@ builder.objectFields(Event, (t) => ({
     description: 'Participants in registration order; filter status.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), status: t.arg.string() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `participants|${event.id}|${args.status ?? ''}`,
         args,
         order: ['createdAt', 'id'],
@@ -99,15 +99,14 @@ builder.objectFields(Event, (t) => ({
   participant: t.field({
     type: Participant,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) =>
-      (await ctx.db.participant.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The participant')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.participant.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The participant'),
   }),
   invitationPage: t.field({
     type: InvitationPage,
     description: 'Invitations in creation order; filters stageId and groupId.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), stageId: t.arg.id(), groupId: t.arg.id() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `invitations|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
         args,
         order: ['createdAt', 'id'],
@@ -118,20 +117,19 @@ builder.objectFields(Event, (t) => ({
   invitation: t.field({
     type: Invitation,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) =>
-      (await ctx.db.invitation.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The invitation')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.invitation.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The invitation'),
   }),
   broadcast: t.field({
     type: Broadcast,
     description: 'The broadcast configuration; not_found when the event has none.',
-    resolve: async (event, _args, ctx) => (await ctx.db.broadcastConfig.findUnique({ where: { eventId: event.id } })) ?? Promise.reject(notFound('The broadcast configuration')),
+    resolve: (event, _args, ctx) => foundOr(ctx.db.broadcastConfig.findUnique({ where: { eventId: event.id } }), 'The broadcast configuration'),
   }),
   playdayPage: t.field({
     type: PlaydayPage,
     description: 'Playdays by date.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit) },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `playdays|${event.id}`,
         args,
         order: ['date', 'id'],
@@ -142,6 +140,6 @@ builder.objectFields(Event, (t) => ({
   playday: t.field({
     type: Playday,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) => (await ctx.db.playday.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The playday')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.playday.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The playday'),
   }),
 }));

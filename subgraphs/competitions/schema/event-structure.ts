@@ -1,8 +1,8 @@
 // What an event is made of: stages, groups and rounds, page by page or one by one. Read through an
 // event the caller may already see (v2: an installation; v1: the organisation's API key).
-import { notFound } from '../../shared/errors.ts';
+import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { childPage } from '../api-key-reads.ts';
+import { keysetPage } from '../../shared/pagination.ts';
 import { Event, Stage } from './event.ts';
 import { pageType } from './page.ts';
 
@@ -41,7 +41,7 @@ builder.objectFields(Event, (t) => ({
     description: 'Stages in order (position).',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit) },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `stages|${event.id}`,
         args,
         order: ['position', 'id'],
@@ -52,14 +52,14 @@ builder.objectFields(Event, (t) => ({
   stage: t.field({
     type: Stage,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) => (await ctx.db.stage.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The stage')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.stage.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The stage'),
   }),
   groupPage: t.field({
     type: GroupPage,
     description: 'Groups by stage, then position; filter stageId.',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `groups|${event.id}|${args.stageId ?? ''}`,
         args,
         order: ['stageId', 'position', 'id'],
@@ -70,14 +70,14 @@ builder.objectFields(Event, (t) => ({
   group: t.field({
     type: Group,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) => (await ctx.db.group.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The group')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.group.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The group'),
   }),
   roundPage: t.field({
     type: RoundPage,
     description: 'Rounds by stage, then number; filters stageId and groupId.',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id(), groupId: t.arg.id() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `rounds|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
         args,
         order: ['stageId', 'number', 'id'],
@@ -88,6 +88,6 @@ builder.objectFields(Event, (t) => ({
   round: t.field({
     type: Round,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) => (await ctx.db.round.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The round')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.round.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The round'),
   }),
 }));

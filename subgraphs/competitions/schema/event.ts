@@ -1,6 +1,8 @@
 // Event and its stages; one event, and an organisation's events page by page with an ETag.
 import type { Event as EventRow } from '../../shared/db/generated/client.ts';
 import { builder } from '../builder.ts';
+import type { ArgBuilder } from '@pothos/core';
+import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { readableEvent } from '../access.ts';
 import { listOrganisationEvents } from '../organisation-events.ts';
 import { Organisation } from './organisation.ts';
@@ -55,6 +57,15 @@ export const EventPage = conditionalPageType<EventRow>(
   "A page of an organisation's events. When ifNoneMatch matched, notModified is true and data and meta are null.",
 );
 
+/** The arguments of an event list (v2 organisationEvents, v1 apiKey.events). */
+export const eventListArgs = (arg: ArgBuilder<SubgraphSchemaTypes>) => ({
+  cursor: arg.string(),
+  limit: arg.int({ description: '1–100, default 20' }),
+  visibility: arg.string({ description: 'public, unlisted or private' }),
+  state: arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
+  ifNoneMatch: arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
+});
+
 builder.queryFields((t) => ({
   event: t.field({
     type: Event,
@@ -65,14 +76,7 @@ builder.queryFields((t) => ({
   organisationEvents: t.field({
     type: EventPage,
     description: 'Events of an organisation in creation order. Needs an active installation on the organisation.',
-    args: {
-      organisationId: t.arg.id({ required: true }),
-      cursor: t.arg.string(),
-      limit: t.arg.int({ description: '1–100, default 20' }),
-      visibility: t.arg.string({ description: 'public, unlisted or private' }),
-      state: t.arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
-      ifNoneMatch: t.arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
-    },
+    args: { organisationId: t.arg.id({ required: true }), ...eventListArgs(t.arg) },
     resolve: (_root, args, ctx) => listOrganisationEvents(ctx, { ...args, organisationId: String(args.organisationId) }),
   }),
 }));

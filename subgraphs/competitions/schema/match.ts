@@ -2,9 +2,9 @@
 // the maps played, timing, best-of and stream links.
 import type { Match as MatchRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
-import { notFound } from '../../shared/errors.ts';
+import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { childPage } from '../api-key-reads.ts';
+import { keysetPage } from '../../shared/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 
@@ -90,7 +90,7 @@ builder.objectFields(Event, (t) => ({
     description: 'Matches in creation order; filters stageId, groupId, roundId, status.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id(), roundId: t.arg.id(), status: t.arg.string() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `matches|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}|${args.roundId ?? ''}|${args.status ?? ''}`,
         args,
         order: ['createdAt', 'id'],
@@ -107,6 +107,6 @@ builder.objectFields(Event, (t) => ({
   match: t.field({
     type: Match,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (event, args, ctx) => (await ctx.db.match.findFirst({ where: { id: String(args.id), eventId: event.id } })) ?? Promise.reject(notFound('The match')),
+    resolve: (event, args, ctx) => foundOr(ctx.db.match.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The match'),
   }),
 }));

@@ -3,7 +3,7 @@
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
-import { childPage } from '../api-key-reads.ts';
+import { keysetPage } from '../../shared/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 
@@ -44,7 +44,7 @@ builder.objectFields(Event, (t) => ({
     description: 'Standings by stage, then rank; filters stageId and groupId.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id() },
     resolve: (event, args, ctx) =>
-      childPage({
+      keysetPage({
         binding: `standings|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
         args,
         order: ['stageId', 'rank', 'id'],

@@ -8,7 +8,7 @@ import { NOW } from '../../shared/db/sql-fragments.ts';
 import { ApiError, notFound, validationFailed } from '../../shared/errors.ts';
 import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../shared/idempotency.ts';
 import { newId } from '../../shared/crypto.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../../shared/pagination.ts';
+import { keysetPage, type Page } from '../../shared/pagination.ts';
 import { managedApplication } from './access.ts';
 import { WEBHOOK_EVENT_TYPE_NAMES } from './event-types.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
@@ -84,21 +84,20 @@ export async function listDeliveries(ctx: SubgraphContext, applicationId: string
   await managedApplication(ctx, applicationId);
   oneOf('status', args.status, DELIVERY_STATUSES);
   oneOf('eventType', args.eventType, WEBHOOK_EVENT_TYPE_NAMES);
-  const limit = pageLimit(args.limit);
-  const binding = `webhook-deliveries|${applicationId}|${args.endpointId ?? ''}|${args.status ?? ''}|${args.eventType ?? ''}`;
-  const after = decodeCursor(binding, args.cursor);
-  const rows = await ctx.db.webhookDelivery.findMany({
+  return keysetPage({
+    binding: `webhook-deliveries|${applicationId}|${args.endpointId ?? ''}|${args.status ?? ''}|${args.eventType ?? ''}`,
+    args,
+    order: ['createdAt', 'id'],
+    direction: 'desc',
     where: {
       applicationId,
       ...(args.endpointId ? { endpointId: args.endpointId } : {}),
       ...(args.status ? { status: args.status } : {}),
       ...(args.eventType ? { eventType: args.eventType } : {}),
-      ...(after ? { OR: [{ createdAt: { lt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { lt: String(after[1]) } }] } : {}),
     },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
+    find: (where, orderBy, take) => ctx.db.webhookDelivery.findMany({ where, orderBy, take }),
+    map: toDeliveryView,
   });
-  return pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], toDeliveryView);
 }
 
 async function deliveryOf(ctx: SubgraphContext, applicationId: string, deliveryId: string): Promise<WebhookDelivery> {
@@ -115,16 +114,14 @@ export async function getDelivery(ctx: SubgraphContext, applicationId: string, d
 export async function listAttempts(ctx: SubgraphContext, applicationId: string, deliveryId: string, args: { cursor?: string | null; limit?: number | null }): Promise<Page<AttemptView>> {
   await managedApplication(ctx, applicationId);
   await deliveryOf(ctx, applicationId, deliveryId);
-  const limit = pageLimit(args.limit);
-  const binding = `webhook-attempts|${deliveryId}`;
-  const after = decodeCursor(binding, args.cursor);
-  if (after && typeof after[0] !== 'number') throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
-  const rows = await ctx.db.webhookAttempt.findMany({
-    where: { deliveryId, ...(after ? { number: { gt: after[0] as number } } : {}) },
-    orderBy: { number: 'asc' },
-    take: limit + 1,
+  return keysetPage({
+    binding: `webhook-attempts|${deliveryId}`,
+    args,
+    order: ['number'],
+    where: { deliveryId },
+    find: (where, orderBy, take) => ctx.db.webhookAttempt.findMany({ where, orderBy, take }),
+    map: toAttemptView,
   });
-  return pageOf(rows, limit, binding, (row) => [row.number], toAttemptView);
 }
 
 const TERMINAL = ['succeeded', 'dead-letter'];

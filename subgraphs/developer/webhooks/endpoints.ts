@@ -10,7 +10,7 @@ import { NOW } from '../../shared/db/sql-fragments.ts';
 import { ApiError, notFound } from '../../shared/errors.ts';
 import { idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../shared/idempotency.ts';
 import { newId } from '../../shared/crypto.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../../shared/pagination.ts';
+import { keysetPage, type Page } from '../../shared/pagination.ts';
 import { expectedRevision, revisionMismatch } from '../../shared/preconditions.ts';
 import { validate } from '../../shared/validation.ts';
 import { managedApplication } from './access.ts';
@@ -139,18 +139,14 @@ export interface EndpointListArgs {
 
 export async function listEndpoints(ctx: SubgraphContext, applicationId: string, args: EndpointListArgs): Promise<Page<EndpointView>> {
   await managedApplication(ctx, applicationId);
-  const limit = pageLimit(args.limit);
-  const binding = `webhook-endpoints|${applicationId}`;
-  const after = decodeCursor(binding, args.cursor);
-  const rows = await ctx.db.webhookEndpoint.findMany({
-    where: {
-      applicationId,
-      ...(after ? { OR: [{ createdAt: { gt: new Date(String(after[0])) } }, { createdAt: new Date(String(after[0])), id: { gt: String(after[1]) } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: limit + 1,
+  return keysetPage({
+    binding: `webhook-endpoints|${applicationId}`,
+    args,
+    order: ['createdAt', 'id'],
+    where: { applicationId },
+    find: (where, orderBy, take) => ctx.db.webhookEndpoint.findMany({ where, orderBy, take }),
+    map: toEndpointView,
   });
-  return pageOf(rows, limit, binding, (row) => [row.createdAt.toISOString(), row.id], toEndpointView);
 }
 
 export async function getEndpoint(ctx: SubgraphContext, applicationId: string, endpointId: string): Promise<EndpointView> {
