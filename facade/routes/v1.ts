@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
-import { EVENT_FIELDS, organisationEventSchema, userSchema } from './competition-reads.ts';
+import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
@@ -22,6 +22,21 @@ export const v1OrganisationSchema = z
   .object({ id: z.string(), name: z.string(), slug: z.string(), createdAt: z.string() })
   .strict()
   .meta({ id: 'V1Organisation' });
+
+/** The v2 event with what viewers and overlays show: the game, the schedule and the branding. */
+export const v1EventSchema = organisationEventSchema
+  .extend({
+    game: z.string().nullable().describe('The game played, e.g. cs2.'),
+    timezone: z.string().describe('The IANA time zone the schedule is planned in, e.g. Europe/Berlin.'),
+    startsAt: z.string().nullable(),
+    endsAt: z.string().nullable(),
+    logoUrl: z.string().nullable(),
+    primaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
+    secondaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
+  })
+  .strict()
+  .meta({ id: 'V1Event' });
+const V1_EVENT_FIELDS = selectionOf(v1EventSchema);
 
 export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl: z.string().nullable() }).strict().meta({ id: 'V1Map' });
 
@@ -258,7 +273,7 @@ export const v1Routes: RouteRow[] = [
     },
     operation: prepareOperation(
       `query V1ListEvents($cursor: String, $limit: Int, $visibility: String, $state: String, $ifNoneMatch: String) {
-        apiKey { events(cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) { etag notModified data { ${EVENT_FIELDS} } meta { ${selectionOf(pageMeta)} } } }
+        apiKey { events(cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) { etag notModified data { ${V1_EVENT_FIELDS} } meta { ${selectionOf(pageMeta)} } } }
       }`,
     ),
     variables: ({ query, headers: h }) => ({ ...query, ifNoneMatch: h['if-none-match'] ?? null }),
@@ -266,7 +281,7 @@ export const v1Routes: RouteRow[] = [
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,
-    success: { status: 200, schema: organisationEventSchema, description: 'A page of events.' },
+    success: { status: 200, schema: v1EventSchema, description: 'A page of events.' },
     errors: [400, 401, 429, 500, 503],
     example: { request: 'GET /api/v1/events?state=scheduled', response: { data: [], meta: { nextCursor: null, hasMore: false } } },
   }),
@@ -279,7 +294,7 @@ export const v1Routes: RouteRow[] = [
     description: `The event with its revision as a strong ETag ("5"); If-None-Match answers 304 while it is unchanged. Another organisation's event is 404. ${KEY}`,
     security: 'apiKey',
     input: { path: z.object({ eventId: idParam }), headers: conditionalHeaders },
-    operation: prepareOperation(`query V1GetEvent($eventId: ID!) { apiKey { event(id: $eventId) { ${EVENT_FIELDS} } } }`),
+    operation: prepareOperation(`query V1GetEvent($eventId: ID!) { apiKey { event(id: $eventId) { ${V1_EVENT_FIELDS} } } }`),
     variables: ({ path }) => ({ eventId: path.eventId }),
     result: (data) => apiKey(data).event,
     respond: (data, input) => {
@@ -288,9 +303,9 @@ export const v1Routes: RouteRow[] = [
     },
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
-    success: { status: 200, schema: organisationEventSchema, description: 'The event.' },
+    success: { status: 200, schema: v1EventSchema, description: 'The event.' },
     errors: [400, 401, 404, 429, 500, 503],
-    example: { request: 'GET /api/v1/events/evt_open', response: { data: { id: 'evt_open', organisationId: 'org_demo', name: 'Demo Open', slug: 'open', type: 'cup', visibility: 'public', state: 'scheduled', platform: 'pc', currency: 'EUR', region: 'eu', bannerUrl: null, description: null, firstStageId: 'stg_open_groups', completedAt: null, revision: 5 } } },
+    example: { request: 'GET /api/v1/events/evt_open', response: { data: { id: 'evt_open', organisationId: 'org_demo', name: 'Demo Open', slug: 'open', type: 'cup', visibility: 'public', state: 'scheduled', platform: 'pc', currency: 'EUR', region: 'eu', bannerUrl: 'https://cdn.example.test/events/evt_open.png', description: 'Demo Open (demo event).', firstStageId: 'stg_open_groups', completedAt: null, revision: 5, game: 'cs2', timezone: 'Europe/Berlin', startsAt: '2026-01-05T09:00:00.000Z', endsAt: '2026-01-11T20:00:00.000Z', logoUrl: 'https://cdn.example.test/events/evt_open-logo.png', primaryColor: '#1f6feb', secondaryColor: '#f2cc60' } } },
   }),
   eventChildRoute({
     operationId: 'v1ListStages',

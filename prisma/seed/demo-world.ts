@@ -126,7 +126,8 @@ export async function loadDemoWorld(db: Db): Promise<void> {
       });
 
       // Events.
-      const event = (id: string, organisationId: string, name: string, state: string, minutes: number, extra = {}) => ({
+      const runs = (startsAt: string, endsAt: string) => ({ startsAt: new Date(startsAt), endsAt: new Date(endsAt) });
+      const event = (id: string, organisationId: string, name: string, state: string, minutes: number, extra: Record<string, unknown> = {}) => ({
         id,
         organisationId,
         name,
@@ -139,16 +140,21 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         region: 'eu',
         bannerUrl: `https://cdn.example.test/events/${id}.png`,
         description: `${name} (demo event).`,
+        game: 'cs2',
+        timezone: 'Europe/Berlin',
+        logoUrl: `https://cdn.example.test/events/${id}-logo.png`,
+        primaryColor: '#1f6feb',
+        secondaryColor: '#f2cc60',
         createdAt: at(minutes),
         ...extra,
       });
       await tx.event.createMany({
         data: [
-          event('evt_draft', 'org_demo', 'Demo Draft Cup', 'draft', 100, { firstStageId: 'stg_draft_main' }),
-          event('evt_open', 'org_demo', 'Demo Open', 'scheduled', 101, { firstStageId: 'stg_open_groups', revision: 5 }),
-          event('evt_live', 'org_demo', 'Demo Live Series', 'live', 102, { firstStageId: 'stg_live_a' }),
-          event('evt_done', 'org_demo', 'Demo Finals 2025', 'completed', 103, { firstStageId: 'stg_done_main', completedAt: at(5000) }),
-          event('evt_rival', 'org_rival', 'Rival Cup', 'scheduled', 104, { firstStageId: 'stg_rival_main' }),
+          event('evt_draft', 'org_demo', 'Demo Draft Cup', 'draft', 100, { firstStageId: 'stg_draft_main', ...runs('2026-03-07T09:00:00Z', '2026-03-08T20:00:00Z') }),
+          event('evt_open', 'org_demo', 'Demo Open', 'scheduled', 101, { firstStageId: 'stg_open_groups', revision: 5, ...runs('2026-01-05T09:00:00Z', '2026-01-11T20:00:00Z') }),
+          event('evt_live', 'org_demo', 'Demo Live Series', 'live', 102, { firstStageId: 'stg_live_a', ...runs('2026-01-05T09:00:00Z', '2026-01-25T20:00:00Z') }),
+          event('evt_done', 'org_demo', 'Demo Finals 2025', 'completed', 103, { firstStageId: 'stg_done_main', completedAt: at(5000), ...runs('2026-01-05T09:00:00Z', '2026-01-08T20:00:00Z') }),
+          event('evt_rival', 'org_rival', 'Rival Cup', 'scheduled', 104, { firstStageId: 'stg_rival_main', ...runs('2026-02-21T09:00:00Z', '2026-02-22T20:00:00Z') }),
         ],
       });
       await tx.stage.createMany({

@@ -43,6 +43,13 @@ export interface EventRow {
   region: string | null;
   bannerUrl: string | null;
   description: string | null;
+  game: string | null;
+  timezone: string;
+  startsAt: string | null;
+  endsAt: string | null;
+  logoUrl: string | null;
+  primaryColor: string | null;
+  secondaryColor: string | null;
   firstStageId: string | null;
   completedAt: string | null;
   revision: number;
@@ -53,13 +60,15 @@ export interface EventRow {
 /** The Event model (every scalar column), so that rows read here serve wherever Prisma's would. */
 export const toEvent = (row: EventRow): Event => ({
   ...row,
+  startsAt: row.startsAt === null ? null : new Date(row.startsAt),
+  endsAt: row.endsAt === null ? null : new Date(row.endsAt),
   completedAt: row.completedAt === null ? null : new Date(row.completedAt),
   createdAt: new Date(row.createdAt),
   updatedAt: new Date(row.updatedAt),
 });
 
 const EVENT_COLUMNS = `id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "bannerUrl", description,
-  "firstStageId", ${iso('"completedAt"')} AS "completedAt", revision, ${iso('"createdAt"')} AS "createdAt", ${iso('"updatedAt"')} AS "updatedAt"`;
+  game, timezone, ${iso('"startsAt"')} AS "startsAt", ${iso('"endsAt"')} AS "endsAt", "logoUrl", "primaryColor", "secondaryColor", "firstStageId", ${iso('"completedAt"')} AS "completedAt", revision, ${iso('"createdAt"')} AS "createdAt", ${iso('"updatedAt"')} AS "updatedAt"`;
 
 /**
  * A page of an organisation's events in creation order: $1 organisation, then the filters given and

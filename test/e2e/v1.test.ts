@@ -91,7 +91,22 @@ describe('v1 read API', () => {
 
     const event = await v1('/events/evt_open');
     expect(event.status).toBe(200);
-    expect(event.body.data).toMatchObject({ id: 'evt_open', organisationId: 'org_demo' });
+    expect(event.body.data).toMatchObject({
+      id: 'evt_open',
+      organisationId: 'org_demo',
+      name: 'Demo Open',
+      state: 'scheduled',
+      game: 'cs2',
+      timezone: 'Europe/Berlin',
+      startsAt: '2026-01-05T09:00:00.000Z',
+      endsAt: '2026-01-11T20:00:00.000Z',
+      logoUrl: 'https://cdn.example.test/events/evt_open-logo.png',
+      bannerUrl: 'https://cdn.example.test/events/evt_open.png',
+      primaryColor: '#1f6feb',
+      secondaryColor: '#f2cc60',
+    });
+    // The list carries the same branding as the single read.
+    expect(list.body.data.find((item: { id: string }) => item.id === 'evt_open')).toEqual(event.body.data);
     expect(event.headers.get('etag')).toBe(`"${event.body.data.revision}"`);
     expect((await v1('/events/evt_open', KEY, { 'if-none-match': `"${event.body.data.revision}"` })).status).toBe(304);
     expect((await v1('/events/evt_open', KEY, { 'if-none-match': '"1"' })).status).toBe(200);
