@@ -6,6 +6,7 @@ import { notFound } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
 import { matchesIfNoneMatch, organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
+import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 
 /** Maps, the reference data every event's pool and results name, in id order. */
 export async function mapsPage(ctx: SubgraphContext, args: { cursor?: string | null; limit?: number | null }): Promise<Page<MapRow>> {
@@ -20,9 +21,9 @@ export function keyEventsPage(ctx: SubgraphContext, key: KeyAuthority, args: Omi
 
 /** An event of the key's organisation; any other is not_found. */
 export async function keyEvent(ctx: SubgraphContext, key: KeyAuthority, eventId: string): Promise<Event> {
-  const event = await ctx.db.event.findUnique({ where: { id: eventId } });
-  if (!event || event.organisationId !== key.organisationId) throw notFound('The event');
-  return event;
+  const [row] = await ctx.sql<EventRow>(EVENT_SQL, [eventId]);
+  if (!row || row.organisationId !== key.organisationId) throw notFound('The event');
+  return toEvent(row);
 }
 
 /** An event as a v1 route sees it: its ETag for this view (the route and its parameters) and, unless that matched If-None-Match, the event to read from. */

@@ -96,6 +96,70 @@ export const READABLE_EVENTS_SQL = `
           ORDER BY i."targetType" = 'event' DESC LIMIT 1) AS "installationId"
   FROM "Event" e WHERE e.id = ANY($1::text[])`;
 
+/** An event by id, every column (toEvent). */
+export const EVENT_SQL = `SELECT ${EVENT_COLUMNS} FROM "Event" e WHERE e.id = $1`;
+
+/** A match as v1 and GraphQL show it: both sides' teams joined, the maps played as a JSON array. */
+export interface MatchRow {
+  id: string;
+  eventId: string;
+  stageId: string;
+  groupId: string | null;
+  roundId: string | null;
+  status: string;
+  bestOf: number;
+  isFreeWin: boolean;
+  participantAId: string | null;
+  participantBId: string | null;
+  scoreA: number | null;
+  scoreB: number | null;
+  teamAId: string | null;
+  teamAName: string | null;
+  teamALogoUrl: string | null;
+  teamBId: string | null;
+  teamBName: string | null;
+  teamBLogoUrl: string | null;
+  maps: { position: number; mapId: string; mapName: string; scoreA: number | null; scoreB: number | null; winner: string | null }[];
+  scheduledAt: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  streamUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const MATCH_SELECT = `
+  SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
+         m."participantAId", m."participantBId", m."scoreA", m."scoreB",
+         pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
+         pb."teamId" AS "teamBId", tb.name AS "teamBName", tb."logoUrl" AS "teamBLogoUrl",
+         COALESCE((SELECT json_agg(json_build_object('position', mm.position, 'mapId', mm."mapId", 'mapName', COALESCE(mp.name, mm."mapId"),
+                                                     'scoreA', mm."scoreA", 'scoreB', mm."scoreB", 'winner', mm.winner) ORDER BY mm.position)
+                   FROM "MatchMap" mm LEFT JOIN "Map" mp ON mp.id = mm."mapId" WHERE mm."matchId" = m.id), '[]'::json) AS maps,
+         ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
+         m."streamUrl", ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"
+  FROM "Match" m
+  LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
+  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"`;
+
+/** One match of event $1: $2 its id. */
+export const MATCH_SQL = `${MATCH_SELECT} WHERE m."eventId" = $1 AND m.id = $2`;
+
+/**
+ * A page of event $1's matches in creation order: then the filters given and the cursor's
+ * (createdAt, id). One statement, whatever the page holds: opponents and maps come with it.
+ */
+export const matchPageStatement = pageStatements<{ stage: boolean; group: boolean; round: boolean; status: boolean; after: boolean }>((filters, rows) => {
+  const conditions = ['m."eventId" = $1'];
+  let next = 2;
+  if (filters.stage) conditions.push(`m."stageId" = $${next++}`);
+  if (filters.group) conditions.push(`m."groupId" = $${next++}`);
+  if (filters.round) conditions.push(`m."roundId" = $${next++}`);
+  if (filters.status) conditions.push(`m.status = $${next++}`);
+  if (filters.after) conditions.push(`(m."createdAt", m.id) > ($${next++}::timestamp, $${next++}::text)`);
+  return `${MATCH_SELECT} WHERE ${conditions.join(' AND ')} ORDER BY m."createdAt", m.id LIMIT ${rows}`;
+});
+
 /** A player's totals over the matches in scope, what the derived rates need, and the rating (the sort key). */
 export interface PlayerStatisticsRow {
   userId: string | null;

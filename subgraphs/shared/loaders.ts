@@ -100,12 +100,6 @@ export function createLoaders(db: Db, sql: SqlRunner) {
     event: () => byId((ids) => db.event.findMany({ where: { id: { in: ids } } })),
     stage: () => byId((ids) => db.stage.findMany({ where: { id: { in: ids } } })),
     participant: () => byId((ids) => db.participant.findMany({ where: { id: { in: ids } } })),
-    map: () => byId((ids) => db.map.findMany({ where: { id: { in: ids } } })),
-    mapsByMatch: () =>
-      groupedBy(
-        (ids) => db.matchMap.findMany({ where: { matchId: { in: ids } }, orderBy: [{ matchId: 'asc' }, { position: 'asc' }] }),
-        (row) => row.matchId,
-      ),
     application: () => byId((ids) => db.application.findMany({ where: { id: { in: ids } } })),
     stagesByEvent: () =>
       groupedBy(

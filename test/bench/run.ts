@@ -4,6 +4,7 @@ import { competitionBench } from './competitions.ts';
 import { esportsBench } from './esports.ts';
 import { memoryBench } from './memory.ts';
 import { webhookBench } from './webhooks.ts';
+import { v1Bench } from './v1.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -13,6 +14,7 @@ try {
   if (!only || only === 'competitions') await competitionBench(database.url);
   if (!only || only === 'esports') await esportsBench(database.url);
   if (!only || only === 'webhooks') await webhookBench(database.url);
+  if (!only || only === 'v1') await v1Bench(database.url);
   if (!only || only === 'memory') await memoryBench();
 } finally {
   await database.drop();

@@ -198,6 +198,11 @@ describe('v1 read API', () => {
     expect(data.maps.length).toBeGreaterThan(0);
     expect(data.maps[0]).toMatchObject({ position: 1, mapId: expect.stringMatching(/^map_/), mapName: expect.any(String) });
     expect(data.startedAt).not.toBeNull();
+    // Maps in play order, named as the maps reference data names them.
+    const positions = data.maps.map((m: { position: number }) => m.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    const names = new Map((await v1('/maps?limit=100')).body.data.map((m: { id: string; name: string }) => [m.id, m.name]));
+    for (const played of data.maps) expect(played.mapName).toBe(names.get(played.mapId));
 
     const scheduled = (await v1('/events/evt_open/matches/mtc_open_2')).body.data;
     expect(scheduled.opponentA.result).toBeNull();
@@ -217,6 +222,11 @@ describe('v1 read API', () => {
     } while (cursor);
     expect(seen).toHaveLength(270);
     expect(new Set(seen).size).toBe(270);
+    // A cursor belongs to its list and filters.
+    const firstPage = await v1('/events/evt_live/matches?limit=5');
+    const foreign = await v1(`/events/evt_live/matches?status=live&cursor=${encodeURIComponent(firstPage.body.meta.nextCursor)}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.details).toEqual([expect.objectContaining({ field: 'cursor' })]);
     expect((await v1('/events/evt_open/matches?status=paused')).status).toBe(400);
     expect((await v1('/events/evt_live/matches/mtc_open_1')).status).toBe(404);
     expect((await v1('/events/evt_rival/matches')).status).toBe(404);

@@ -1,10 +1,8 @@
 // Matches of an event as overlays need them: both opponents (team, logo, score, result, forfeit),
 // the maps played, timing, best-of and stream links.
-import type { Match as MatchRow } from '../../shared/db/generated/client.ts';
-import type { SubgraphContext } from '../../shared/context.ts';
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { keysetPage } from '../../shared/pagination.ts';
+import { eventMatch, matchPage, type MatchRow } from '../matches.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 
@@ -22,18 +20,14 @@ function resultOf(match: MatchRow, side: Side): string | null {
   return own > other ? 'win' : own < other ? 'loss' : 'draw';
 }
 
-const team = async (ctx: SubgraphContext, participantId: string) => {
-  const participant = await ctx.loaders.participant.load(participantId);
-  return participant ? ctx.loaders.team.load(participant.teamId) : null;
-};
-
+// Everything below resolves from the match's own row (matches.ts reads teams and maps with it).
 const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
   description: 'One side of a match.',
   fields: (t) => ({
     participantId: t.exposeID('participantId'),
-    teamId: t.id({ nullable: true, resolve: async (o, _args, ctx) => (await ctx.loaders.participant.load(o.participantId))?.teamId ?? null }),
-    name: t.string({ nullable: true, description: "The team's name.", resolve: async (o, _args, ctx) => (await team(ctx, o.participantId))?.name ?? null }),
-    logoUrl: t.string({ nullable: true, resolve: async (o, _args, ctx) => (await team(ctx, o.participantId))?.logoUrl ?? null }),
+    teamId: t.id({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.teamAId : o.match.teamBId) }),
+    name: t.string({ nullable: true, description: "The team's name.", resolve: (o) => (o.side === 'a' ? o.match.teamAName : o.match.teamBName) }),
+    logoUrl: t.string({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.teamALogoUrl : o.match.teamBLogoUrl) }),
     score: t.int({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.scoreA : o.match.scoreB) }),
     result: t.string({ nullable: true, description: 'win, loss or draw once completed.', resolve: (o) => resultOf(o.match, o.side) }),
     forfeit: t.boolean({
@@ -43,12 +37,12 @@ const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
   }),
 });
 
-const MatchMapRef = builder.prismaObject('MatchMap', {
+const MatchMapRef = builder.objectRef<MatchRow['maps'][number]>('MatchMap').implement({
   description: 'A map of a match, in play order.',
   fields: (t) => ({
     position: t.exposeInt('position'),
     mapId: t.exposeID('mapId'),
-    mapName: t.string({ resolve: async (row, _args, ctx) => (await ctx.loaders.map.load(row.mapId))?.name ?? row.mapId }),
+    mapName: t.exposeString('mapName'),
     scoreA: t.exposeInt('scoreA', { nullable: true }),
     scoreB: t.exposeInt('scoreB', { nullable: true }),
     winner: t.exposeString('winner', { nullable: true, description: 'a, b or null' }),
@@ -60,7 +54,7 @@ const opponent = (match: MatchRow, side: Side): OpponentView | null => {
   return participantId ? { match, side, participantId } : null;
 };
 
-export const Match = builder.prismaObject('Match', {
+export const Match = builder.objectRef<MatchRow>('Match').implement({
   description: 'A match of an event.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -73,7 +67,7 @@ export const Match = builder.prismaObject('Match', {
     isFreeWin: t.exposeBoolean('isFreeWin'),
     opponentA: t.field({ type: Opponent, nullable: true, resolve: (match) => opponent(match, 'a') }),
     opponentB: t.field({ type: Opponent, nullable: true, resolve: (match) => opponent(match, 'b') }),
-    maps: t.field({ type: [MatchMapRef], resolve: (match, _args, ctx) => ctx.loaders.mapsByMatch.load(match.id) }),
+    maps: t.field({ type: [MatchMapRef], resolve: (match) => match.maps }),
     scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
@@ -90,23 +84,11 @@ builder.objectFields(Event, (t) => ({
     description: 'Matches in creation order; filters stageId, groupId, roundId, status.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id(), roundId: t.arg.id(), status: t.arg.string() },
     resolve: (event, args, ctx) =>
-      keysetPage({
-        binding: `matches|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}|${args.roundId ?? ''}|${args.status ?? ''}`,
-        args,
-        order: ['createdAt', 'id'],
-        where: {
-          eventId: event.id,
-          ...(args.stageId ? { stageId: String(args.stageId) } : {}),
-          ...(args.groupId ? { groupId: String(args.groupId) } : {}),
-          ...(args.roundId ? { roundId: String(args.roundId) } : {}),
-          ...(args.status ? { status: args.status } : {}),
-        },
-        find: (where, orderBy, take) => ctx.db.match.findMany({ where, orderBy, take }),
-      }),
+      matchPage(ctx, event.id, { ...args, stageId: args.stageId == null ? null : String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId), roundId: args.roundId == null ? null : String(args.roundId) }),
   }),
   match: t.field({
     type: Match,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (event, args, ctx) => foundOr(ctx.db.match.findFirst({ where: { id: String(args.id), eventId: event.id } }), 'The match'),
+    resolve: (event, args, ctx) => foundOr(eventMatch(ctx, event.id, String(args.id)), 'The match'),
   }),
 }));
