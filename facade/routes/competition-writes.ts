@@ -1,9 +1,12 @@
-// REST routes of the nine competition writes. Each row runs a mutation of the competitions subgraph;
+// REST routes of the nine competition writes and the three live writes (extensions). Each row runs a mutation of the competitions subgraph;
 // the write's contract (method, scope, Idempotency-Key, status) comes from write-contracts.ts.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import {
+  broadcastInput,
   invitationInput,
+  matchReportInput,
+  playdayUpdateInput,
   lineupInput,
   participantChangeInput,
   staffInput,
@@ -46,6 +49,7 @@ interface WriteSpec {
   body?: z.ZodType;
   variables(input: RouteInput): Record<string, unknown>;
   exampleBody?: unknown;
+  tag?: string;
 }
 
 function writeRoute(spec: WriteSpec): RouteRow {
@@ -55,7 +59,7 @@ function writeRoute(spec: WriteSpec): RouteRow {
     operationId: spec.operationId,
     method: method.toLowerCase() as Method,
     path: spec.path,
-    tag: 'Competition writes',
+    tag: spec.tag ?? 'Competition writes',
     summary: spec.summary,
     description: `${spec.description}\n\nScope: \`${scope}\`; the application needs an active installation on the event's organisation, and a user actor the matching permission there. Requires If-Match${idempotent ? ' and Idempotency-Key' : ''}.`,
     security: 'bearer',
@@ -85,6 +89,8 @@ function writeRoute(spec: WriteSpec): RouteRow {
     example: spec.exampleBody ? { request: JSON.stringify(spec.exampleBody), response: { data: { resourceId: 'stg_…', revision: 6, updated: true } } } : undefined,
   });
 }
+
+const LIVE_TAG = 'Live writes (extension)';
 
 // replayed is not in the body: it answers the Idempotent-Replayed header.
 const WRITE_FIELDS = `${selectionOf(writeResult)} replayed`;
@@ -184,6 +190,45 @@ export const competitionWriteRoutes: RouteRow[] = [
     body: staffInput,
     variables: ({ path, body }) => ({ eventId: path.eventId, playdayId: path.playdayId, input: body }),
     exampleBody: { staff: [{ userId: 'usr_alice', role: 'producer' }, { userId: 'usr_erin', role: 'caster' }] },
+  }),
+  writeRoute({
+    operationId: 'reportMatch',
+    tag: LIVE_TAG,
+    path: '/api/v2/events/{eventId}/matches/{matchId}',
+    summary: 'Report a match',
+    description:
+      "Extension of the interface. Sets any of status, scheduledAt, scoreA, scoreB, maps (replaces the per-map results in play order, at most the best-of), isFreeWin and streamUrl; absent fields keep their value, null clears. Going live stamps startedAt, completing stamps completedAt and needs both sides placed (409 opponents_missing) and both scores (400). A completed match keeps its status (409 match_completed) but its scores and maps can be corrected; a cancelled one no longer changes (409 match_cancelled).",
+    mutation: `mutation ReportMatch($eventId: ID!, $matchId: ID!, $input: MatchReportInput!, $ifMatch: String) { reportMatch(eventId: $eventId, matchId: $matchId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'matchId'],
+    body: matchReportInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, matchId: path.matchId, input: body }),
+    exampleBody: { status: 'completed', scoreA: 2, scoreB: 1, maps: [{ mapId: 'map_mirage', scoreA: 13, scoreB: 9, winner: 'a' }] },
+  }),
+  writeRoute({
+    operationId: 'replaceBroadcast',
+    tag: LIVE_TAG,
+    path: '/api/v2/events/{eventId}/broadcast',
+    summary: "Replace the event's broadcast configuration",
+    description:
+      'Extension of the interface. Replaces the whole configuration (created on first use): streamUrl, youtubeUrl (http or https), overlayTheme (default "default"), primaryColor (#rrggbb), delaySeconds (0–600, default 0), showScores (default true). Absent fields take their defaults.',
+    mutation: `mutation ReplaceBroadcast($eventId: ID!, $input: BroadcastInput!, $ifMatch: String) { replaceBroadcast(eventId: $eventId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: broadcastInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body ?? {} }),
+    exampleBody: { streamUrl: 'https://twitch.example.test/demo-open', overlayTheme: 'dark', primaryColor: '#1f6feb', delaySeconds: 30, showScores: true },
+  }),
+  writeRoute({
+    operationId: 'updatePlayday',
+    tag: LIVE_TAG,
+    path: '/api/v2/events/{eventId}/playdays/{playdayId}',
+    summary: "Set a playday's live match and overlay score",
+    description:
+      'Extension of the interface. Sets any of liveMatchId (a match of this event; null: none on air), overlayScoreA and overlayScoreB; absent fields keep their value, null clears.',
+    mutation: `mutation UpdatePlayday($eventId: ID!, $playdayId: ID!, $input: PlaydayUpdateInput!, $ifMatch: String) { updatePlayday(eventId: $eventId, playdayId: $playdayId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'playdayId'],
+    body: playdayUpdateInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, playdayId: path.playdayId, input: body }),
+    exampleBody: { liveMatchId: 'mtc_open_2', overlayScoreA: 0, overlayScoreB: 0 },
   }),
 ];
 

@@ -167,3 +167,54 @@ export const apiKeyRotateInput = z
   })
   .strict()
   .meta({ id: 'RotateApiKeyRequest' });
+
+// ── Live writes: what overlays follow ────────────────────────────────────────
+const score = z.number().int().min(0).max(999);
+const url = z.url({ protocol: /^https?$/ }).max(500);
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb');
+const side = named('MatchSide', ['a', 'b'], 'A side of a match.');
+
+export const matchReportInput = z
+  .object({
+    status: named('MatchStatus', MATCH_STATUSES, 'A match status.').optional(),
+    scheduledAt: timestamp.nullish().describe('When the match is planned; null clears it.'),
+    scoreA: score.nullish(),
+    scoreB: score.nullish(),
+    maps: z
+      .array(
+        z
+          .object({ mapId: id, scoreA: score.nullish(), scoreB: score.nullish(), winner: side.nullish() })
+          .strict()
+          .register(graphql, { name: 'MatchMapInput' }),
+      )
+      .max(7)
+      .optional()
+      .describe('Replaces the per-map results, in play order (at most the match best-of).'),
+    isFreeWin: z.boolean().optional().describe('The match was decided by a forfeit: the side with the lower score forfeited.'),
+    streamUrl: url.nullish().describe("This match's stream; null: the event's broadcast stream."),
+  })
+  .strict()
+  .refine((report) => Object.keys(report).length > 0, 'send at least one field')
+  .meta({ id: 'MatchReportRequest' });
+
+export const broadcastInput = z
+  .object({
+    streamUrl: url.nullish(),
+    youtubeUrl: url.nullish(),
+    overlayTheme: z.string().trim().min(1).max(50).optional().describe('Default "default".'),
+    primaryColor: color.nullish(),
+    delaySeconds: z.number().int().min(0).max(600).optional().describe('Stream delay the overlay waits for; default 0.'),
+    showScores: z.boolean().optional().describe('Default true.'),
+  })
+  .strict()
+  .meta({ id: 'BroadcastRequest' });
+
+export const playdayUpdateInput = z
+  .object({
+    liveMatchId: id.nullish().describe('The match on air (a match of this event); null: none.'),
+    overlayScoreA: score.nullish(),
+    overlayScoreB: score.nullish(),
+  })
+  .strict()
+  .refine((update) => Object.keys(update).length > 0, 'send at least one field')
+  .meta({ id: 'PlaydayUpdateRequest' });

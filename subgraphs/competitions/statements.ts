@@ -310,3 +310,28 @@ export const REPLACE_PLAYDAY_STAFF_SQL = [
   `DELETE FROM "PlaydayStaff" WHERE "playdayId" = $1`,
   `INSERT INTO "PlaydayStaff" ("playdayId", "userId", role) SELECT $1, s."userId", s.role FROM unnest($2::text[], $3::text[]) AS s("userId", role)`,
 ] as const;
+
+/**
+ * A match report ($1 match): status, schedule, scores, free win and stream as planned; $8 and $9 say
+ * what happens to startedAt and completedAt ('now' keeps an earlier time, 'clear', 'keep').
+ */
+export const REPORT_MATCH_SQL = `
+  UPDATE "Match" SET status = $2, "scheduledAt" = $3::timestamp, "scoreA" = $4, "scoreB" = $5, "isFreeWin" = $6, "streamUrl" = $7,
+    "startedAt" = CASE $8::text WHEN 'now' THEN COALESCE("startedAt", ${NOW}) WHEN 'clear' THEN NULL ELSE "startedAt" END,
+    "completedAt" = CASE $9::text WHEN 'now' THEN ${NOW} WHEN 'clear' THEN NULL ELSE "completedAt" END,
+    "updatedAt" = ${NOW}
+  WHERE id = $1`;
+
+export const REPLACE_MATCH_MAPS_SQL = [
+  `DELETE FROM "MatchMap" WHERE "matchId" = $1`,
+  `INSERT INTO "MatchMap" ("matchId", position, "mapId", "scoreA", "scoreB", winner)
+   SELECT $1, m.n, m.id, m.a, m.b, m.w FROM unnest($2::text[], $3::int[], $4::int[], $5::text[]) WITH ORDINALITY AS m(id, a, b, w, n)`,
+] as const;
+
+export const REPLACE_BROADCAST_SQL = `
+  INSERT INTO "BroadcastConfig" ("eventId", "streamUrl", "youtubeUrl", "overlayTheme", "primaryColor", "delaySeconds", "showScores", "updatedAt")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, ${NOW})
+  ON CONFLICT ("eventId") DO UPDATE SET "streamUrl" = EXCLUDED."streamUrl", "youtubeUrl" = EXCLUDED."youtubeUrl", "overlayTheme" = EXCLUDED."overlayTheme",
+    "primaryColor" = EXCLUDED."primaryColor", "delaySeconds" = EXCLUDED."delaySeconds", "showScores" = EXCLUDED."showScores", "updatedAt" = EXCLUDED."updatedAt"`;
+
+export const UPDATE_PLAYDAY_SQL = `UPDATE "Playday" SET "liveMatchId" = $2, "overlayScoreA" = $3, "overlayScoreB" = $4 WHERE id = $1`;

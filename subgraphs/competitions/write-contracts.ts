@@ -20,6 +20,10 @@ export const WRITES = {
   changeLineup: { method: 'PUT', scope: 'event.participants:manage', idempotent: false, status: 200 },
   deleteParticipant: { method: 'DELETE', scope: 'event.participants:manage', idempotent: false, status: 200 },
   replacePlaydayStaff: { method: 'PUT', scope: 'broadcast:manage', idempotent: false, status: 200 },
+  // Live writes overlays follow (extensions of the interface).
+  reportMatch: { method: 'PATCH', scope: 'event.results:manage', idempotent: false, status: 200 },
+  replaceBroadcast: { method: 'PUT', scope: 'broadcast:manage', idempotent: false, status: 200 },
+  updatePlayday: { method: 'PATCH', scope: 'broadcast:manage', idempotent: false, status: 200 },
 } as const satisfies Record<string, WriteContract>;
 
 export type WriteOperation = keyof typeof WRITES;

@@ -1,4 +1,4 @@
-// The nine competition writes: what each reads and checks (its plan, through Prisma's model API)
+// The nine competition writes of the interface (live-writes.ts has the three overlays follow): what each reads and checks (its plan, through Prisma's model API)
 // and the statements it has runEventWrite apply in the event's transaction (statements.ts).
 import type { SubgraphContext } from '../shared/context.ts';
 import { newId } from '../shared/crypto.ts';
@@ -39,15 +39,15 @@ export interface Preconditions {
   idempotencyKey?: string | null;
 }
 
-const conflict = (message: string, issue: string) => new ApiError('conflict', message, [{ issue }]);
+export const conflict = (message: string, issue: string) => new ApiError('conflict', message, [{ issue }]);
 const CLOSED_STATES = ['completed', 'cancelled'];
 
-function assertOpen(event: EventState) {
+export function assertOpen(event: EventState) {
   if (CLOSED_STATES.includes(event.state)) throw conflict(`The event is ${event.state}: its structure can no longer change.`, 'event_closed');
 }
 
-const sameJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
-const unchanged = (resourceId: string) => ({ resourceId, changed: false, changes: [], statements: [] });
+export const sameJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+export const unchanged = (resourceId: string) => ({ resourceId, changed: false, changes: [], statements: [] });
 
 // ── publish ──────────────────────────────────────────────────────────────────
 export const PUBLISHABLE_STATES = ['draft'];

@@ -70,6 +70,20 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
     replacePlaydayStaff: [
       { path: '/api/v2/events/evt_open/playdays/pd_open_1/staff', init: writeInit('evt_open', { staff: [{ userId: 'usr_erin', role: 'caster' }] }), status: 200 },
     ],
+    reportMatch: [
+      { path: '/api/v2/events/evt_open/matches/mtc_open_2', init: writeInit('evt_open', { status: 'live', scheduledAt: '2026-01-05T18:40:00Z' }), status: 200 },
+      { path: '/api/v2/events/evt_open/matches/mtc_open_2', init: writeInit('evt_open', { maps: [{ mapId: 'map_nowhere' }] }), status: 400 },
+      { path: '/api/v2/events/evt_open/matches/mtc_open_1', init: writeInit('evt_open', { status: 'live' }), status: 409 },
+      { path: '/api/v2/events/evt_open/matches/mtc_nope', init: writeInit('evt_open', { scoreA: 1 }), status: 404 },
+    ],
+    replaceBroadcast: [
+      { path: '/api/v2/events/evt_open/broadcast', init: writeInit('evt_open', { streamUrl: 'https://twitch.example.test/x', delaySeconds: 5 }), status: 200 },
+      { path: '/api/v2/events/evt_open/broadcast', init: writeInit('evt_open', { primaryColor: 'blue' }), status: 400 },
+    ],
+    updatePlayday: [
+      { path: '/api/v2/events/evt_open/playdays/pd_open_1', init: writeInit('evt_open', { overlayScoreA: 2 }), status: 200 },
+      { path: '/api/v2/events/evt_open/playdays/pd_open_1', init: writeInit('evt_open', { liveMatchId: 'mtc_live_a_001' }), status: 400 },
+    ],
     listOrganisationEvents: [
       { path: '/api/v2/organisations/org_demo/events?limit=2', init: app, status: 200 },
       { path: '/api/v2/organisations/org_rival/events', init: app, status: 403 },

@@ -1,11 +1,24 @@
-// Mutations of the competitions subgraph: the nine writes of the interface, with the same rules as
+// Mutations of the competitions subgraph: the nine writes of the interface and the three live writes
+// overlays follow, with the same rules as
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import { builder } from '../builder.ts';
 import type { WriteResult } from '../event-write.ts';
 import { WRITES, type WriteOperation } from '../write-contracts.ts';
 import { inputTypes } from '../../shared/zod-graphql.ts';
-import { invitationInput, lineupInput, participantChangeInput, stageInput, staffInput, standingAdjustmentInput, vetoInput } from '../inputs.ts';
+import {
+  broadcastInput,
+  invitationInput,
+  lineupInput,
+  matchReportInput,
+  participantChangeInput,
+  playdayUpdateInput,
+  stageInput,
+  staffInput,
+  standingAdjustmentInput,
+  vetoInput,
+} from '../inputs.ts';
+import { replaceBroadcast, reportMatch, updatePlayday } from '../live-writes.ts';
 import {
   changeLineup,
   createInvitation,
@@ -36,6 +49,9 @@ const CreateStandingAdjustmentInput = inputType('CreateStandingAdjustmentInput',
 const UpdateParticipantInput = inputType('UpdateParticipantInput', participantChangeInput);
 const LineupChangeInput = inputType('LineupChangeInput', lineupInput);
 const PlaydayStaffInput = inputType('PlaydayStaffInput', staffInput);
+const MatchReportInput = inputType('MatchReportInput', matchReportInput);
+const BroadcastInput = inputType('BroadcastInput', broadcastInput);
+const PlaydayUpdateInput = inputType('PlaydayUpdateInput', playdayUpdateInput);
 
 /** GraphQL sends every omitted input field as null; the schemas read null as absent. */
 const present = <T extends Record<string, unknown>>(input: T, keep: string[] = []) =>
@@ -108,6 +124,25 @@ builder.mutationFields((t) => {
       description: 'Replaces the playday staff roster with the users and roles given. Needs broadcast:manage.',
       args: { eventId: t.arg.id({ required: true }), playdayId: t.arg.id({ required: true }), input: t.arg({ type: PlaydayStaffInput, required: true }), ...preconditions('replacePlaydayStaff') },
       resolve: (_root, args, ctx) => replacePlaydayStaff(ctx, String(args.eventId), String(args.playdayId), args.input, args),
+    }),
+    // Nulls are meaningful in these inputs (null clears a field; absent keeps it), so they are kept.
+    reportMatch: t.field({
+      type: WriteResultRef,
+      description: "Reports a match: status, scheduled time, scores, per-map results, free win, stream. Absent fields keep their value; null clears. Needs event.results:manage.",
+      args: { eventId: t.arg.id({ required: true }), matchId: t.arg.id({ required: true }), input: t.arg({ type: MatchReportInput, required: true }), ...preconditions('reportMatch') },
+      resolve: (_root, args, ctx) => reportMatch(ctx, String(args.eventId), String(args.matchId), args.input, args),
+    }),
+    replaceBroadcast: t.field({
+      type: WriteResultRef,
+      description: "Replaces the event's broadcast configuration (absent fields take their defaults). Needs broadcast:manage.",
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: BroadcastInput, required: true }), ...preconditions('replaceBroadcast') },
+      resolve: (_root, args, ctx) => replaceBroadcast(ctx, String(args.eventId), present(args.input), args),
+    }),
+    updatePlayday: t.field({
+      type: WriteResultRef,
+      description: "Sets a playday's live match and overlay score. Absent fields keep their value; null clears. Needs broadcast:manage.",
+      args: { eventId: t.arg.id({ required: true }), playdayId: t.arg.id({ required: true }), input: t.arg({ type: PlaydayUpdateInput, required: true }), ...preconditions('updatePlayday') },
+      resolve: (_root, args, ctx) => updatePlayday(ctx, String(args.eventId), String(args.playdayId), args.input, args),
     }),
   };
 });

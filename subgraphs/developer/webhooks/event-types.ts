@@ -68,6 +68,34 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     details: object({ playdayId: id, staff: { type: 'array', items: object({ userId: id, role: id }) } }),
   },
   {
+    name: 'match.updated',
+    description: 'A match was reported: its status, schedule, scores, maps, free win or stream changed (the state after, and the status before).',
+    details: object({
+      matchId: id,
+      status: { enum: ['scheduled', 'live', 'completed', 'cancelled'] },
+      previousStatus: { enum: ['scheduled', 'live', 'completed', 'cancelled'] },
+      scoreA: { type: ['integer', 'null'] },
+      scoreB: { type: ['integer', 'null'] },
+    }),
+  },
+  {
+    name: 'broadcast.updated',
+    description: "The event's broadcast configuration was replaced (the configuration after).",
+    details: object({
+      streamUrl: nullableId,
+      youtubeUrl: nullableId,
+      overlayTheme: id,
+      primaryColor: nullableId,
+      delaySeconds: { type: 'integer' },
+      showScores: { type: 'boolean' },
+    }),
+  },
+  {
+    name: 'playday.updated',
+    description: "A playday's live match or overlay score changed (the state after).",
+    details: object({ playdayId: id, liveMatchId: nullableId, overlayScoreA: { type: ['integer', 'null'] }, overlayScoreB: { type: ['integer', 'null'] } }),
+  },
+  {
     name: 'esports.imported',
     description:
       'Published esports data changed through an import. Not tied to an organisation: delivered to applications whose owner holds the esports_data entitlement.',
