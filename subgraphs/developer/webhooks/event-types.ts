@@ -96,6 +96,12 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     details: object({ playdayId: id, liveMatchId: nullableId, overlayScoreA: { type: ['integer', 'null'] }, overlayScoreB: { type: ['integer', 'null'] } }),
   },
   {
+    name: 'maps.updated',
+    description:
+      'The platform operator added or renamed maps (reference data). Not tied to an organisation: delivered to every application with an active installation, through its first one.',
+    details: object({ source: id, created: { type: 'array', items: id }, updated: { type: 'array', items: id } }),
+  },
+  {
     name: 'esports.imported',
     description:
       'Published esports data changed through an import. Not tied to an organisation: delivered to applications whose owner holds the esports_data entitlement.',

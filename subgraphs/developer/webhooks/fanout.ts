@@ -1,7 +1,8 @@
 // Fan-out: each change of the feed becomes one delivery per active endpoint subscribed to its type
 // whose application is installed (actively) on the change's event or organisation; that
-// installation is the delivery's. Changes tied to neither (esports.imported) go to applications whose
-// owner holds esports_data, through their first active installation. The feed position is kept in
+// installation is the delivery's. Changes tied to neither go, through the application's first active
+// installation, to every application (maps.updated: public reference data) or to those whose owner
+// holds esports_data (esports.imported). The feed position is kept in
 // ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
 // set, so any number of workers may run this: one wins each batch, the others read again.
 import type { Database, SqlStatement } from '../../shared/db/database.ts';
@@ -32,7 +33,8 @@ const DELIVERIES_SQL = `
     WHERE i."applicationId" = e."applicationId" AND i.status = 'active'
       AND ((i."targetType" = 'event' AND i."targetId" = c.event)
         OR (i."targetType" = 'organisation' AND i."targetId" = c.org)
-        OR (c.org IS NULL AND c.event IS NULL AND EXISTS (
+        OR (c.org IS NULL AND c.event IS NULL AND c.type = 'maps.updated')
+        OR (c.org IS NULL AND c.event IS NULL AND c.type <> 'maps.updated' AND EXISTS (
               SELECT 1 FROM "Application" a JOIN "Entitlement" en ON en."ownerType" = a."ownerType" AND en."ownerId" = a."ownerId"
               WHERE a.id = e."applicationId" AND en.name = 'esports_data' AND (en."expiresAt" IS NULL OR en."expiresAt" > ${NOW}))))
     ORDER BY (i."targetType" = 'event') DESC, i.id
