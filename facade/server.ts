@@ -7,6 +7,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Database } from '../subgraphs/shared/db/database.ts';
 import { createGateway, type SubgraphUrls } from './graphql/gateway.ts';
+import { RealtimeGateway } from './realtime/server.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
@@ -81,6 +82,9 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router);
 
+  const realtime = new RealtimeGateway({ db, gateway, runner, log: (message, error) => logger.error({ err: error }, message) });
+  await realtime.start();
+
   const worker = webhookWorker
     ? new WebhookWorker(db, { ...(typeof webhookWorker === 'object' ? webhookWorker : {}), log: (message, error) => logger.error({ err: error }, message) })
     : null;
@@ -131,6 +135,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
       server.prependListener('request', track);
       server.on('clientError', answerClientError);
       server.keepAliveTimeout = 65_000;
+      realtime.attach(server);
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       const address = server.address() as AddressInfo;
@@ -138,6 +143,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
     },
     async close({ drainMs = 0 } = {}) {
       draining = true;
+      await realtime.stop();
       // Stop accepting, let requests in flight finish (at most drainMs), then cut what is left.
       const closed = Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
       for (const server of servers) server.closeIdleConnections();

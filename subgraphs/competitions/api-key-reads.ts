@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
-import { notFound } from '../shared/errors.ts';
+import { notFound, validationFailed } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
 import { matchesIfNoneMatch, organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
@@ -12,6 +12,18 @@ import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 export async function mapsPage(ctx: SubgraphContext, args: { cursor?: string | null; limit?: number | null }): Promise<Page<MapRow>> {
   await ctx.keyAuthority();
   return keysetPage({ binding: 'maps', args, order: ['id'], where: {}, find: (where, orderBy, take) => ctx.db.map.findMany({ where, orderBy, take }) });
+}
+
+/**
+ * Maps by id, in the order asked (unknown ids left out), for any valid credential: an access token
+ * or an organisation API key. The realtime gateway resolves mapsChanged through it.
+ */
+export async function mapsById(ctx: SubgraphContext, ids: string[]): Promise<MapRow[]> {
+  await (ctx.scope.apiKey ? ctx.keyAuthority() : ctx.authority());
+  if (ids.length > 100) throw validationFailed('Ask for at most 100 maps.', [{ field: 'ids', issue: 'at most 100' }]);
+  const rows = await ctx.db.map.findMany({ where: { id: { in: ids } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The key's organisation's events, as the v2 list pages them (same cursors, same ETags). */

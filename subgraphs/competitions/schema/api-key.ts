@@ -2,7 +2,7 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
-import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsPage, type EventView } from '../api-key-reads.ts';
+import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, type EventView } from '../api-key-reads.ts';
 import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage, eventListArgs } from './event.ts';
@@ -18,6 +18,15 @@ export const MapRef = builder.prismaObject('Map', {
 });
 
 const MapPage = pageType('MapPage', MapRef);
+
+builder.queryFields((t) => ({
+  maps: t.field({
+    type: [MapRef],
+    description: 'Maps by id (at most 100), in the order asked; unknown ids are left out. Any valid access token or organisation API key.',
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: (_root, args, ctx) => mapsById(ctx, args.ids.map(String)),
+  }),
+}));
 
 const ApiKeyEventView = builder.objectRef<EventView>('ApiKeyEventView').implement({
   description: 'An event as one v1 view reads it: a strong ETag for that view, and the event unless the ETag matched.',

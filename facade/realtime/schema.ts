@@ -1,0 +1,246 @@
+// The gateway's schema: the supergraph's API schema with a Subscription type. Each message carries
+// its place in the change feed (cursor, type, occurredAt) and the changed resource's current state,
+// which is resolved through the graph: the subscriber's own selection on the resource becomes a query
+// run by the gateway with the subscriber's credential, so it may select fields of any subgraph.
+import { extendSchema, GraphQLError, Kind, parse, print, visit, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import type { FeedChange } from '../../subgraphs/shared/change-feed.ts';
+import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
+import type { GatewayContext } from '../graphql/context.ts';
+import { changeStream } from './stream.ts';
+import type { SubscriptionContext } from './types.ts';
+
+const CHANGE_FIELDS = `
+  """Where this change is in the feed: pass it as after to resume right after it."""
+  cursor: String!
+  """The change type, as in the webhook catalogue (match.updated, stage.created, …)."""
+  type: String!
+  occurredAt: DateTime!
+  eventId: ID
+  """The event revision after the change."""
+  revision: Int`;
+
+export const REALTIME_SDL = `
+"""Any change to an event."""
+type EventChange {${CHANGE_FIELDS}
+  resourceType: String!
+  resourceId: ID!
+  """The event now."""
+  event: Event!
+}
+"""A change to a match of an event (match.updated)."""
+type MatchChange {${CHANGE_FIELDS}
+  matchId: ID!
+  """The match now."""
+  match: Match!
+}
+"""A change to an event's broadcast configuration."""
+type BroadcastChange {${CHANGE_FIELDS}
+  """The configuration now."""
+  broadcast: Broadcast!
+}
+"""A change to a playday: its live match, overlay score or staff."""
+type PlaydayChange {${CHANGE_FIELDS}
+  playdayId: ID!
+  """The playday now."""
+  playday: Playday!
+}
+"""Maps added or renamed by the platform operator."""
+type MapsChange {${CHANGE_FIELDS}
+  mapIds: [ID!]!
+  """The maps added or renamed, as they are now."""
+  maps: [Map!]!
+}
+"""
+Live changes. Without after, from now on; with after (the cursor of a message received earlier, on
+this or any other instance), every change after it first, then live: no gap, no duplicate.
+"""
+type Subscription {
+  eventChanged(eventId: ID!, after: String): EventChange!
+  matchChanged(eventId: ID!, matchId: ID, after: String): MatchChange!
+  broadcastChanged(eventId: ID!, after: String): BroadcastChange!
+  playdayChanged(eventId: ID!, playdayId: ID, after: String): PlaydayChange!
+  mapsChanged(after: String): MapsChange!
+}
+extend schema { subscription: Subscription }
+`;
+
+export type SubscriptionField = 'eventChanged' | 'matchChanged' | 'broadcastChanged' | 'playdayChanged' | 'mapsChanged';
+
+/** Which changes each subscription receives. */
+export function changeFilter(field: SubscriptionField, args: Record<string, unknown>): (change: FeedChange) => boolean {
+  const eventId = args.eventId as string | undefined;
+  switch (field) {
+    case 'eventChanged':
+      return (c) => c.eventId === eventId;
+    case 'matchChanged':
+      return (c) => c.eventId === eventId && c.resourceType === 'match' && (args.matchId == null || c.resourceId === args.matchId);
+    case 'broadcastChanged':
+      return (c) => c.eventId === eventId && c.resourceType === 'broadcast';
+    case 'playdayChanged':
+      return (c) => c.eventId === eventId && c.resourceType === 'playday' && (args.playdayId == null || c.resourceId === args.playdayId);
+    case 'mapsChanged':
+      return (c) => c.type === 'maps.updated';
+  }
+}
+
+const mapIdsOf = (change: FeedChange) => [...new Set([...((change.payload.created as string[]) ?? []), ...((change.payload.updated as string[]) ?? [])])];
+
+/** The query that reads a resource with a selection, for a credential: GraphQL text around `{ selection }`. */
+function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'maps', viaKey: boolean, selection: string): { text: string; path: string[] } {
+  if (kind === 'maps') return { text: `maps(ids: $__ids) ${selection}`, path: ['maps'] };
+  const inner = kind === 'event' ? selection : kind === 'match' ? `{ match(id: $__resourceId) ${selection} }` : kind === 'playday' ? `{ playday(id: $__resourceId) ${selection} }` : `{ broadcast ${selection} }`;
+  const event = `event(id: $__eventId) ${inner}`;
+  const path = kind === 'event' ? ['event'] : ['event', kind];
+  return viaKey ? { text: `apiKey { ${event} }`, path: ['apiKey', ...path] } : { text: event, path };
+}
+
+// Results are shared by every subscriber asking the same thing about the same change with the same
+// credential: a thousand overlays on one event cost one read per change.
+const shared = new Map<string, Promise<unknown>>();
+const prepared = new Map<string, PreparedOperation>();
+
+/** Adds __typename to every selection set, so that abstract types resolve from the fetched data. */
+function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node: T): T {
+  return visit(node, {
+    SelectionSet(set) {
+      if (set.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias)) return undefined;
+      return { ...set, selections: [...set.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }] };
+    },
+  });
+}
+
+function resourceOperation(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper>[0], viaKey: boolean, runner: OperationRunner): PreparedOperation {
+  const selections = info.fieldNodes.flatMap((node: FieldNode) => node.selectionSet?.selections ?? []);
+  const selectionSet = withTypenames({ kind: Kind.SELECTION_SET, selections } as SelectionSetNode);
+  // Fragments and variables the selection uses, transitively.
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const variables = new Set<string>();
+  const collect = (node: SelectionSetNode | FragmentDefinitionNode) =>
+    visit(node, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        if (!fragments.has(name) && info.fragments[name]) {
+          fragments.set(name, withTypenames(info.fragments[name]));
+          collect(info.fragments[name]);
+        }
+      },
+      Variable(variable) {
+        variables.add(variable.name.value);
+      },
+    });
+  collect(selectionSet);
+  const { text, path } = wrapper(kind, viaKey, print(selectionSet));
+  const definitions = [
+    ...(kind === 'maps' ? ['$__ids: [ID!]!'] : ['$__eventId: ID!']),
+    ...(kind === 'match' || kind === 'playday' ? ['$__resourceId: ID!'] : []),
+    ...(info.operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value)).map((d) => print(d)),
+  ];
+  const source = `query RealtimeResource(${definitions.join(', ')}) { ${text} } ${[...fragments.values()].map((f) => print(f)).join(' ')}`;
+  let operation = prepared.get(source);
+  if (!operation) {
+    operation = prepareOperation(source);
+    runner.check(operation);
+    if (prepared.size >= 1000) prepared.clear();
+    prepared.set(source, operation);
+  }
+  (operation as PreparedOperation & { path?: string[] }).path = path;
+  return operation;
+}
+
+async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx: SubscriptionContext, kind: Parameters<typeof wrapper>[0]): Promise<unknown> {
+  const { socket, runner } = ctx;
+  const operation = resourceOperation(info, kind, socket.credential.kind === 'key', runner) as PreparedOperation & { path: string[] };
+  const variables: Record<string, unknown> = { ...info.variableValues };
+  if (kind === 'maps') variables.__ids = mapIdsOf(change);
+  else {
+    variables.__eventId = change.eventId;
+    if (kind === 'match' || kind === 'playday') variables.__resourceId = change.resourceId;
+  }
+  const key = `${change.cursor}|${operation.queryHash}|${socket.credential.hash}|${JSON.stringify(variables)}`;
+  let result = shared.get(key);
+  if (!result) {
+    const context: GatewayContext = { scope: { ...socket.credential.scope(), requestId: `rt_${change.id}`, deadline: Date.now() + 10_000 } };
+    result = runner.run(operation, variables, context).then(({ data, errors }) => {
+      if (errors?.length) {
+        const [first] = errors;
+        throw new GraphQLError(first.message, { extensions: first.extensions });
+      }
+      return operation.path.reduce<unknown>((value, step) => (value as Record<string, unknown> | null)?.[step], data);
+    });
+    shared.set(key, result);
+    setTimeout(() => shared.delete(key), 5_000).unref();
+  }
+  return result;
+}
+
+const changeFields = {
+  cursor: (c: FeedChange) => c.cursor,
+  type: (c: FeedChange) => c.type,
+  occurredAt: (c: FeedChange) => c.createdAt,
+  eventId: (c: FeedChange) => c.eventId,
+  revision: (c: FeedChange) => c.revision,
+};
+
+function subscribeTo(field: SubscriptionField) {
+  return {
+    subscribe: (_root: unknown, args: Record<string, unknown>, ctx: SubscriptionContext) =>
+      changeStream({
+        hub: ctx.hub,
+        db: ctx.db,
+        after: ctx.after,
+        filter: changeFilter(field, args),
+        maxQueued: ctx.limits.maxQueued,
+        onOverflow: () => ctx.socket.close(ctx.limits.slowConsumerCode, 'Too far behind: reconnect and resume from your last cursor.'),
+      }),
+    resolve: (change: FeedChange) => change,
+  };
+}
+
+/** The realtime schema over the gateway's API schema, with its resolvers. */
+export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
+  const schema = extendSchema(apiSchema, parse(REALTIME_SDL));
+  const resolvers: Record<string, Record<string, unknown>> = {
+    Subscription: Object.fromEntries((['eventChanged', 'matchChanged', 'broadcastChanged', 'playdayChanged', 'mapsChanged'] as const).map((f) => [f, subscribeTo(f)])),
+    EventChange: {
+      ...changeFields,
+      resourceType: (c: FeedChange) => c.resourceType,
+      resourceId: (c: FeedChange) => c.resourceId,
+      event: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'event'),
+    },
+    MatchChange: {
+      ...changeFields,
+      matchId: (c: FeedChange) => c.resourceId,
+      match: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'match'),
+    },
+    BroadcastChange: {
+      ...changeFields,
+      broadcast: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'broadcast'),
+    },
+    PlaydayChange: {
+      ...changeFields,
+      playdayId: (c: FeedChange) => c.resourceId,
+      playday: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'playday'),
+    },
+    MapsChange: {
+      ...changeFields,
+      mapIds: (c: FeedChange) => mapIdsOf(c),
+      maps: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'maps'),
+    },
+  };
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName) as unknown as { getFields(): Record<string, { resolve?: unknown; subscribe?: unknown }> };
+    for (const [name, resolver] of Object.entries(fields)) {
+      const field = type.getFields()[name];
+      if (typeof resolver === 'function') field.resolve = resolver;
+      else Object.assign(field, resolver);
+    }
+  }
+  return schema;
+}
+
+/**
+ * Inside a resource the data is the gateway's answer, keyed by response name (aliases included), so
+ * fields read their value by the key they answer under.
+ */
+export const responseKeyResolver = (source: unknown, _args: unknown, _ctx: unknown, info: GraphQLResolveInfo) =>
+  (source as Record<string, unknown> | null)?.[info.path.key as string];

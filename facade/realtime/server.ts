@@ -1,0 +1,266 @@
+// The realtime gateway: graphql-ws (graphql-transport-ws) at /graphql for access tokens and at
+// /api/v1/gateway for organisation API keys. The credential comes in connection_init; every
+// subscription is checked (cursor, access) before it starts and answers an error message of its own
+// when it cannot, leaving the socket open. Sockets are pinged, bounded and closed when their
+// credential is revoked or expires.
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, parse, subscribe, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { ApolloGateway } from '@apollo/gateway';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
+import { sha256 } from '../../subgraphs/shared/crypto.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
+import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
+import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
+import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
+import { ChangeHub } from './hub.ts';
+import { realtimeSchema, responseKeyResolver, type SubscriptionField } from './schema.ts';
+import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
+
+export const CLOSE_CODES = {
+  /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
+  forbidden: 4403,
+  /** This key or token already holds the most sockets allowed on this instance. */
+  tooManySockets: 4029,
+  /** The subscriber fell too far behind: reconnect and resume from the last cursor received. */
+  slowConsumer: 4008,
+} as const;
+
+export const GATEWAY_PATHS = { token: '/graphql', key: '/api/v1/gateway' } as const;
+
+const envInt = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+export function realtimeLimits(): RealtimeLimits {
+  return {
+    maxSubscriptionsPerSocket: envInt('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET', 50),
+    maxSocketsPerCredential: envInt('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL', 2000),
+    maxQueued: envInt('GATEWAY_MAX_QUEUED', 1000),
+    slowConsumerCode: CLOSE_CODES.slowConsumer,
+  };
+}
+
+const KEYS_VALID_SQL = `
+  SELECT "keyHash" AS hash FROM "OrganisationApiKey"
+  WHERE "keyHash" = ANY($1::text[]) AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
+const TOKENS_VALID_SQL = `
+  SELECT "tokenHash" AS hash FROM "AccessToken"
+  WHERE "tokenHash" = ANY($1::text[]) AND "revokedAt" IS NULL AND "expiresAt" > (now() AT TIME ZONE 'UTC')`;
+
+const asGraphQLError = (error: unknown): GraphQLError =>
+  error instanceof ApiError
+    ? new GraphQLError(error.message, { extensions: { code: error.code, details: error.details } })
+    : error instanceof GraphQLError
+      ? error
+      : new GraphQLError('The subscription could not start.', { extensions: { code: 'internal_error' } });
+
+interface Socket extends SocketState {
+  ws: WebSocket;
+  alive: boolean;
+}
+
+export interface RealtimeOptions {
+  db: Database;
+  gateway: ApolloGateway;
+  runner: OperationRunner;
+  log: (message: string, error?: unknown) => void;
+  pingMs?: number;
+  sweepMs?: number;
+}
+
+export class RealtimeGateway {
+  readonly hub: ChangeHub;
+  readonly limits = realtimeLimits();
+  private readonly schema: GraphQLSchema;
+  private readonly servers: Record<'token' | 'key', WebSocketServer>;
+  private readonly sockets = new Set<Socket>();
+  private readonly socketOf = new WeakMap<WebSocket, Socket>();
+  private readonly perCredential = new Map<string, number>();
+  private readonly accessChecks = new Map<string, PreparedOperation>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly options: RealtimeOptions) {
+    this.hub = new ChangeHub(options.db);
+    this.schema = realtimeSchema(options.gateway.schema!);
+    this.servers = { token: this.serve('token'), key: this.serve('key') };
+  }
+
+  async start(): Promise<void> {
+    await this.hub.start();
+    const ping = setInterval(() => this.ping(), this.options.pingMs ?? envInt('GATEWAY_PING_MS', 15_000));
+    const sweep = setInterval(() => void this.sweep().catch((error) => this.options.log('credential sweep failed', error)), this.options.sweepMs ?? 500);
+    ping.unref();
+    sweep.unref();
+    this.timers = [ping, sweep];
+  }
+
+  /** Takes WebSocket upgrades of the gateway paths on this HTTP server; anything else is refused. */
+  attach(server: http.Server): void {
+    server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = new URL(request.url ?? '/', 'http://gateway').pathname;
+      const kind = path === GATEWAY_PATHS.token ? 'token' : path === GATEWAY_PATHS.key ? 'key' : null;
+      if (!kind) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      const wss = this.servers[kind];
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    });
+  }
+
+  get openSockets(): number {
+    return this.sockets.size;
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const socket of this.sockets) socket.ws.close(1001, 'Server shutting down: reconnect and resume from your last cursor.');
+    await this.hub.stop();
+    await Promise.all(Object.values(this.servers).map((wss) => new Promise((resolve) => wss.close(resolve))));
+  }
+
+  private serve(kind: 'token' | 'key'): WebSocketServer {
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    useServer(
+      {
+        schema: this.schema,
+        connectionInitWaitTimeout: 10_000,
+        subscribe: (args) => subscribe({ ...args, fieldResolver: responseKeyResolver }),
+        onConnect: async (ctx) => {
+          const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
+          if (!credential) return false;
+          const count = this.perCredential.get(credential.hash) ?? 0;
+          if (count >= this.limits.maxSocketsPerCredential) {
+            ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
+            return false;
+          }
+          this.perCredential.set(credential.hash, count + 1);
+          const socket: Socket = { ws: ctx.extra.socket, credential, alive: true, close: (code, reason) => ctx.extra.socket.close(code, reason) };
+          this.sockets.add(socket);
+          this.socketOf.set(ctx.extra.socket, socket);
+          ctx.extra.socket.on('pong', () => (socket.alive = true));
+          return true;
+        },
+        onClose: (ctx) => this.forget(ctx.extra.socket),
+        onDisconnect: (ctx) => this.forget(ctx.extra.socket),
+        onSubscribe: async (ctx, _id, payload) => {
+          const socket = this.socketOf.get(ctx.extra.socket);
+          if (!socket) return [new GraphQLError('The connection is not initialised.')];
+          if (Object.keys(ctx.subscriptions).length > this.limits.maxSubscriptionsPerSocket) {
+            return [new GraphQLError(`A socket holds at most ${this.limits.maxSubscriptionsPerSocket} subscriptions.`, { extensions: { code: 'too_many_subscriptions' } })];
+          }
+          try {
+            return await this.prepare(socket, payload);
+          } catch (error) {
+            if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
+            return [asGraphQLError(error)];
+          }
+        },
+      },
+      wss,
+    );
+    return wss;
+  }
+
+  private async authenticate(kind: 'token' | 'key', params: Record<string, unknown>): Promise<Credential | null> {
+    try {
+      if (kind === 'token') {
+        const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
+        await resolveAuthority(this.options.db.sql, authorization);
+        const token = authorization!.replace(/^Bearer\s+/i, '');
+        return { kind, hash: sha256(token), scope: () => ({ authorization }) };
+      }
+      const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
+      await resolveApiKey(this.options.db.sql, apiKey);
+      return { kind, hash: sha256(apiKey!), scope: () => ({ apiKey }) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) this.options.log('gateway authentication failed', error);
+      return null;
+    }
+  }
+
+  /** Parses, validates and checks a subscription; answers its execution arguments. */
+  private async prepare(socket: Socket, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query, { maxTokens: 5000 });
+    } catch (error) {
+      return [error as GraphQLError];
+    }
+    const errors = validate(this.schema, document);
+    if (errors.length) return errors;
+    const operation = getOperationAST(document, payload.operationName) as OperationDefinitionNode | null;
+    if (!operation) return [new GraphQLError('Unable to identify the operation.')];
+    if (operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
+    const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+    if (coerced.errors) return coerced.errors;
+    const fieldNode = operation.selectionSet.selections[0];
+    if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
+    const field = fieldNode.name.value as SubscriptionField;
+    const args = getArgumentValues(this.schema.getSubscriptionType()!.getFields()[field], fieldNode, coerced.coerced);
+    const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
+    if (after) await assertRetained(this.options.db.sql, after, 'after');
+    if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+    const contextValue: SubscriptionContext = { socket, hub: this.hub, db: this.options.db, runner: this.options.runner, limits: this.limits, after };
+    return { schema: this.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? {}, contextValue };
+  }
+
+  /** The caller may see the event (and the match or playday named): asked of the graph with its credential. */
+  private async checkAccess(socket: Socket, field: SubscriptionField, args: Record<string, unknown>): Promise<void> {
+    const child = field === 'matchChanged' && args.matchId != null ? 'match' : field === 'playdayChanged' && args.playdayId != null ? 'playday' : null;
+    const viaKey = socket.credential.kind === 'key';
+    const key = `${viaKey}|${child}`;
+    let operation = this.accessChecks.get(key);
+    if (!operation) {
+      const inner = child ? `{ ${child}(id: $id) { id } }` : '{ id }';
+      const event = `event(id: $eventId) ${inner}`;
+      operation = prepareOperation(`query RealtimeAccess($eventId: ID!${child ? ', $id: ID!' : ''}) { ${viaKey ? `apiKey { ${event} }` : event} }`);
+      this.options.runner.check(operation);
+      this.accessChecks.set(key, operation);
+    }
+    const variables = { eventId: args.eventId, ...(child ? { id: child === 'match' ? args.matchId : args.playdayId } : {}) };
+    const { errors } = await this.options.runner.run(operation, variables, { scope: { ...socket.credential.scope(), requestId: 'rt_access', deadline: Date.now() + 10_000 } });
+    if (errors?.length) throw new GraphQLError(errors[0].message, { extensions: errors[0].extensions });
+  }
+
+  private forget(ws: WebSocket): void {
+    const socket = this.socketOf.get(ws);
+    if (!socket || !this.sockets.delete(socket)) return;
+    const count = (this.perCredential.get(socket.credential.hash) ?? 1) - 1;
+    if (count > 0) this.perCredential.set(socket.credential.hash, count);
+    else this.perCredential.delete(socket.credential.hash);
+  }
+
+  private ping(): void {
+    for (const socket of this.sockets) {
+      if (!socket.alive) {
+        socket.ws.terminate();
+        this.forget(socket.ws);
+        continue;
+      }
+      socket.alive = false;
+      socket.ws.ping();
+    }
+  }
+
+  /** Closes the sockets whose key or token was revoked or has expired. */
+  private async sweep(): Promise<void> {
+    if (this.sockets.size === 0) return;
+    const hashes = { key: new Set<string>(), token: new Set<string>() };
+    for (const socket of this.sockets) hashes[socket.credential.kind].add(socket.credential.hash);
+    const valid = new Set<string>();
+    const [keys, tokens] = await Promise.all([
+      hashes.key.size ? this.options.db.sql<{ hash: string }>(KEYS_VALID_SQL, [[...hashes.key]]) : [],
+      hashes.token.size ? this.options.db.sql<{ hash: string }>(TOKENS_VALID_SQL, [[...hashes.token]]) : [],
+    ]);
+    for (const row of [...keys, ...tokens]) valid.add(row.hash);
+    for (const socket of this.sockets) {
+      if (!valid.has(socket.credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');
+    }
+  }
+}

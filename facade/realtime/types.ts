@@ -1,0 +1,39 @@
+import type { Database } from '../../subgraphs/shared/db/database.ts';
+import type { RequestScope } from '../../subgraphs/shared/context.ts';
+import type { FeedPosition } from '../../subgraphs/shared/change-feed.ts';
+import type { OperationRunner } from '../graphql/operations.ts';
+import type { ChangeHub } from './hub.ts';
+
+/** The credential a socket was opened with. */
+export interface Credential {
+  kind: 'token' | 'key';
+  /** sha256 of the secret, as stored. */
+  hash: string;
+  /** What a request made with this credential carries. */
+  scope(): Pick<RequestScope, 'authorization' | 'apiKey'>;
+}
+
+export interface SocketState {
+  credential: Credential;
+  close(code: number, reason: string): void;
+}
+
+export interface RealtimeLimits {
+  /** Subscriptions one socket may hold. */
+  maxSubscriptionsPerSocket: number;
+  /** Sockets one key or token may hold open on one instance. */
+  maxSocketsPerCredential: number;
+  /** Changes a subscription may have waiting before it is closed as too slow. */
+  maxQueued: number;
+  slowConsumerCode: number;
+}
+
+/** The context of one subscription. */
+export interface SubscriptionContext {
+  socket: SocketState;
+  hub: ChangeHub;
+  db: Database;
+  runner: OperationRunner;
+  limits: RealtimeLimits;
+  after: FeedPosition | null;
+}
