@@ -135,3 +135,135 @@ describe('subscriptions', () => {
     expect(maps.messages.map((m) => m.data!.mapsChanged)).toEqual([{ mapIds: ['map_rt'], maps: [{ id: 'map_rt', name: 'Realtime' }] }]);
   });
 });
+
+describe('resuming', () => {
+  it('20 writers, 500 changes, a client reconnecting at random moments to either of two instances with its last cursor: every change once, in order', async () => {
+    // A second instance on the same database: its own hub follows the same feed.
+    const other = await startTestServer({ db: server.db, webhookWorker: false });
+    const bases = [server.url, other.url];
+    try {
+      const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
+      const start = await revisionOf('evt_live');
+      let cursor = encodeCursor(await headPosition(server.db.sql));
+      const received: number[] = [];
+      const trace: string[] = [];
+      const errors: unknown[] = [];
+      let done = false;
+      let reconnects = 0;
+      // The subscriber: connect to one instance or the other, take changes until a random moment
+      // (after 1 to 40 of them, or 50 to 450 ms after the first), drop the socket, and come back with
+      // the last cursor received.
+      const subscriber = (async () => {
+        while (!done || received.length < 500) {
+          const base = bases[reconnects % 2];
+          const client = createClient({ url: base.replace(/^http/, 'ws') + '/api/v1/gateway', webSocketImpl: WebSocket, connectionParams: { apiKey: KEY }, retryAttempts: 0 });
+          // Messages still in flight on a socket being dropped are not counted: the next connection
+          // resumes from the last cursor taken.
+          let active = true;
+          await new Promise<void>((resolve) => {
+            const quota = 1 + Math.floor(Math.random() * 40);
+            let taken = 0;
+            let timer: NodeJS.Timeout | undefined;
+            const idle = setTimeout(resolve, 3000);
+            client.subscribe<{ eventChanged: { cursor: string; revision: number } }>(
+              { query: 'subscription ($after: String) { eventChanged(eventId: "evt_live", after: $after) { cursor revision } }', variables: { after: cursor } },
+              {
+                next: ({ data }) => {
+                  if (!active) return;
+                  received.push(data!.eventChanged.revision);
+                  trace.push(`${reconnects}:${data!.eventChanged.revision}`);
+                  cursor = data!.eventChanged.cursor;
+                  clearTimeout(idle);
+                  timer ??= setTimeout(resolve, 50 + Math.random() * 400);
+                  if (++taken >= quota) {
+                    active = false;
+                    resolve();
+                  }
+                },
+                error: (error) => {
+                  trace.push(`${reconnects}:error:${JSON.stringify(error)}`);
+                  errors.push(error);
+                  resolve();
+                },
+                complete: () => undefined,
+              },
+            );
+          });
+          active = false;
+          await client.dispose();
+          reconnects++;
+          if (done && received.length >= 500) break;
+        }
+      })();
+      // 20 writers, 25 changes each, through both instances, each retrying on 412 until it lands.
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, w) => {
+          for (let n = 1; n <= 25; n++) {
+            const base = bases[(w + n) % 2];
+            for (;;) {
+              const response = await call(base, `/api/v2/events/evt_live/matches/mtc_live_b_${String(101 + w).padStart(3, '0')}`, {
+                method: 'PATCH',
+                body: { scoreA: n },
+                ifMatch: await revisionOf('evt_live'),
+              });
+              if (response.status === 200) break;
+              expect(response.status, JSON.stringify(response.body)).toBe(412);
+            }
+          }
+        }),
+      );
+      done = true;
+      await Promise.race([subscriber, new Promise((_, reject) => setTimeout(() => reject(new Error(`received ${received.length} of 500`)), 30_000))]);
+      if (received.length !== 500) console.log(trace.slice(0, 200).join(' '));
+      expect(errors).toEqual([]);
+      expect(received).toEqual(Array.from({ length: 500 }, (_, i) => start + 1 + i));
+      expect(reconnects).toBeGreaterThan(3);
+      const logged = await server.db.prisma.changeLog.findMany({ where: { eventId: 'evt_live', revision: { gt: start } }, orderBy: { sequence: 'asc' }, select: { revision: true } });
+      expect(logged.map((row) => row.revision)).toEqual(received);
+    } finally {
+      await other.close();
+    }
+  }, 180_000);
+
+  it('refuses a cursor past retention with an explicit error', async () => {
+    const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
+    const old = encodeCursor({ xid: '1', sequence: '1' });
+    const head = await headPosition(server.db.sql);
+    await server.db.sql(
+      `INSERT INTO "ChangeFeedPosition" (name, xid, sequence, "updatedAt") VALUES ('retention', $1::xid8, 2, now())
+       ON CONFLICT (name) DO UPDATE SET xid = EXCLUDED.xid, sequence = EXCLUDED.sequence`,
+      [String(BigInt(head.xid) > 2n ? 2 : 1)],
+    );
+    try {
+      const { client } = connect('/api/v1/gateway', { apiKey: KEY });
+      const sub = collect(client, 'subscription ($after: String) { eventChanged(eventId: "evt_open", after: $after) { cursor } }', { after: old });
+      await until(() => Boolean(sub.state.error), 'the error');
+      expect(JSON.stringify(sub.state.error)).toContain('cursor_expired');
+    } finally {
+      await server.db.sql(`DELETE FROM "ChangeFeedPosition" WHERE name = 'retention'`, []);
+    }
+  });
+});
+
+describe('lifecycle', () => {
+  it('closes the sockets of a revoked key within a second, with 4403', async () => {
+    const created = await call(server.url, '/api/v2/organisations/org_demo/api-keys', { method: 'POST', token: 'demo-token-alice', body: { name: 'overlay' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { client, closed } = connect("/api/v1/gateway", { apiKey: created.body.data.key });
+    collect(client, 'subscription { eventChanged(eventId: "evt_open") { cursor } }');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const revoked = Date.now();
+    expect((await call(server.url, `/api/v2/organisations/org_demo/api-keys/${created.body.data.apiKey.id}`, { method: 'DELETE', token: 'demo-token-alice' })).status).toBeLessThan(300);
+    const event = await closed;
+    expect(event.code).toBe(4403);
+    expect(Date.now() - revoked).toBeLessThan(1000);
+  });
+
+  it('limits subscriptions per socket with an error for the one too many', async () => {
+    const { client } = connect('/api/v1/gateway', { apiKey: KEY });
+    const subs = Array.from({ length: 51 }, () => collect(client, 'subscription { mapsChanged { cursor } }'));
+    await until(() => subs.some((s) => s.state.error), 'the refusal');
+    expect(JSON.stringify(subs.find((s) => s.state.error)!.state.error)).toContain('too_many_subscriptions');
+    expect(subs.filter((s) => s.state.error)).toHaveLength(1);
+  });
+});
