@@ -44,9 +44,11 @@ const SETTLED = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
 const CHANGES_AFTER_SQL = `
   SELECT xid::text AS xid, sequence::text AS sequence, id, type, "organisationId", "eventId", "resourceType",
          "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"
-  FROM "ChangeLog"
-  WHERE ${SETTLED} AND (xid, sequence) > ($1::xid8, $2::bigint)
-  ORDER BY xid, sequence
+  FROM "ChangeLog" c
+  WHERE ${SETTLED} AND (c.xid, c.sequence) > ($1::xid8, $2::bigint)
+  -- Qualified: a bare name here would order by the text columns selected under the same names,
+  -- and "993" sorts after "1052".
+  ORDER BY c.xid, c.sequence
   LIMIT $3`;
 
 const HEAD_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`;

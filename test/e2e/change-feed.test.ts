@@ -105,6 +105,24 @@ describe('change feed', () => {
     }
   });
 
+  it('orders transaction ids as numbers across a change in their number of digits', async () => {
+    // Two settled rows whose transaction ids read "99" and "100": as text "100" sorts first.
+    await server.db.sql(
+      `INSERT INTO "ChangeLog" (id, xid, type, "resourceType", "resourceId", payload) VALUES
+         ('chg_digits_b', '100'::xid8, 'maps.updated', 'maps', 'maps', '{}'), ('chg_digits_a', '99'::xid8, 'maps.updated', 'maps', 'maps', '{}')`,
+      [],
+    );
+    try {
+      const first = await readChanges(server.db.sql, { xid: '0', sequence: '0' }, 1);
+      expect(first.map((c) => c.id)).toEqual(['chg_digits_a']);
+      const next = await readChanges(server.db.sql, first[0].position, 1);
+      expect(next.map((c) => c.id)).toEqual(['chg_digits_b']);
+      expect((await readChanges(server.db.sql, next[0].position, 500)).map((c) => c.id)).not.toContain('chg_digits_a');
+    } finally {
+      await server.db.sql(`DELETE FROM "ChangeLog" WHERE id IN ('chg_digits_a', 'chg_digits_b')`, []);
+    }
+  });
+
   it('a participant deletion is in the feed too', async () => {
     const start = await headPosition(server.db.sql);
     const response = await call(server.url, '/api/v2/events/evt_open/participants/par_charlie', { method: 'DELETE', ifMatch: await revisionOf('evt_open'), key: uniqueKey() });
