@@ -3,7 +3,7 @@
 // revocation closing sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
+import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
@@ -44,7 +44,7 @@ function connect(path: '/graphql' | '/api/v1/gateway', connectionParams: Record<
 
 /** Collects a subscription's messages; `error` holds a subscription error. */
 function collect(client: Client, query: string, variables: Record<string, unknown> = {}) {
-  const messages: ExecutionResult<Record<string, Record<string, unknown>>>[] = [];
+  const messages: FormattedExecutionResult<Record<string, Record<string, unknown>>, unknown>[] = [];
   const state: { error?: unknown; complete: boolean } = { complete: false };
   const dispose = client.subscribe<Record<string, Record<string, unknown>>>(
     { query, variables },
