@@ -7,14 +7,28 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { getArgumentValues, getOperationAST, getVariableValues, GraphQLError, parse, subscribe, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
-import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
+import { assertRetained, decodeCursor, type FeedChange } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
 import { realtimeSchema, responseKeyResolver, type SubscriptionField } from './schema.ts';
@@ -58,6 +72,46 @@ const asGraphQLError = (error: unknown): GraphQLError =>
     : error instanceof GraphQLError
       ? error
       : new GraphQLError('The subscription could not start.', { extensions: { code: 'internal_error' } });
+
+// One execution per change and subscription signature: a thousand overlays subscribed alike on one
+// event cost one execution (and one resource read) per change, not a thousand.
+const executions = new Map<string, Promise<ExecutionResult>>();
+
+function sharedExecution(args: ExecutionArgs, change: FeedChange): Promise<ExecutionResult> {
+  const key = `${change.cursor}|${(args.contextValue as SubscriptionContext).signature}`;
+  let result = executions.get(key);
+  if (!result) {
+    result = Promise.resolve(execute({ ...args, rootValue: change, fieldResolver: responseKeyResolver }));
+    executions.set(key, result);
+    setTimeout(() => executions.delete(key), 5_000).unref();
+  }
+  return result;
+}
+
+/** graphql-js subscribe, with each change executed once per signature. */
+async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
+  const changes = source as AsyncGenerator<FeedChange>;
+  const iterator: AsyncGenerator<ExecutionResult> = {
+    next: async () => {
+      const step = await changes.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: await sharedExecution(args, step.value) };
+    },
+    return: async () => {
+      await changes.return(undefined);
+      return { done: true, value: undefined };
+    },
+    throw: async (error: unknown) => {
+      await changes.return(undefined);
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
 
 interface Socket extends SocketState {
   ws: WebSocket;
@@ -130,7 +184,7 @@ export class RealtimeGateway {
       {
         schema: this.schema,
         connectionInitWaitTimeout: 10_000,
-        subscribe: (args) => subscribe({ ...args, fieldResolver: responseKeyResolver }),
+        subscribe: sharedSubscribe,
         onConnect: async (ctx) => {
           const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
           if (!credential) return false;
@@ -206,7 +260,8 @@ export class RealtimeGateway {
     const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
     if (after) await assertRetained(this.options.db.sql, after, 'after');
     if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
-    const contextValue: SubscriptionContext = { socket, hub: this.hub, db: this.options.db, runner: this.options.runner, limits: this.limits, after };
+    const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
+    const contextValue: SubscriptionContext = { socket, hub: this.hub, db: this.options.db, runner: this.options.runner, limits: this.limits, after, signature };
     return { schema: this.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? {}, contextValue };
   }
 

@@ -5,6 +5,9 @@
 // on is queued; the replay reads every settled change up to the moment it finds no more, which
 // includes everything the hub had read before the listener existed. Where the two overlap, a change
 // at or before the last position handed out is skipped.
+//
+// A hand-written iterator rather than an async generator: return() (the client unsubscribed, the
+// socket closed) must end it at once, also while it waits for the next change.
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { comparePositions, readChanges, type FeedChange, type FeedPosition } from '../../subgraphs/shared/change-feed.ts';
 import type { ChangeHub } from './hub.ts';
@@ -19,12 +22,17 @@ export interface StreamOptions {
   onOverflow: () => void;
 }
 
-export async function* changeStream(options: StreamOptions): AsyncGenerator<FeedChange> {
+export function changeStream(options: StreamOptions): AsyncGenerator<FeedChange> {
   const queue: FeedChange[] = [];
+  const replayed: FeedChange[] = [];
   let wake: (() => void) | null = null;
+  let finished = false;
   let overflowed = false;
+  // A cursor from another instance may be ahead of this hub: nothing at or before it is sent again.
+  let last: FeedPosition | null = options.after;
+  let replaying = options.after !== null;
   const unsubscribe = options.hub.subscribe((changes) => {
-    if (overflowed) return;
+    if (overflowed || finished) return;
     for (const change of changes) if (options.filter(change)) queue.push(change);
     if (queue.length > options.maxQueued) {
       overflowed = true;
@@ -33,20 +41,28 @@ export async function* changeStream(options: StreamOptions): AsyncGenerator<Feed
     }
     wake?.();
   });
-  try {
-    // A cursor from another instance may be ahead of this hub: nothing at or before it is sent again.
-    let last: FeedPosition | null = options.after;
-    if (options.after) {
-      let position = options.after;
-      for (;;) {
-        const changes = await readChanges(options.db.sql, position, 500);
-        if (!changes.length) break;
-        for (const change of changes) if (options.filter(change)) yield change;
-        position = changes[changes.length - 1].position;
-        last = position;
+  const finish = (): IteratorReturnResult<undefined> => {
+    finished = true;
+    unsubscribe();
+    wake?.();
+    return { done: true, value: undefined };
+  };
+
+  async function next(): Promise<IteratorResult<FeedChange, undefined>> {
+    while (replaying && !replayed.length && !finished) {
+      const changes = await readChanges(options.db.sql, last!, 500);
+      if (!changes.length) {
+        replaying = false;
+        break;
       }
+      last = changes[changes.length - 1].position;
+      for (const change of changes) if (options.filter(change)) replayed.push(change);
     }
-    while (!overflowed) {
+    if (finished) return { done: true, value: undefined };
+    const fromReplay = replayed.shift();
+    if (fromReplay) return { done: false, value: fromReplay };
+    for (;;) {
+      if (finished || overflowed) return finish();
       const change = queue.shift();
       if (!change) {
         await new Promise<void>((resolve) => (wake = resolve));
@@ -55,9 +71,20 @@ export async function* changeStream(options: StreamOptions): AsyncGenerator<Feed
       }
       if (last && comparePositions(change.position, last) <= 0) continue;
       last = change.position;
-      yield change;
+      return { done: false, value: change };
     }
-  } finally {
-    unsubscribe();
   }
+
+  const iterator: AsyncGenerator<FeedChange> = {
+    next,
+    return: async () => finish(),
+    throw: async (error: unknown) => {
+      finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }

@@ -36,4 +36,6 @@ export interface SubscriptionContext {
   runner: OperationRunner;
   limits: RealtimeLimits;
   after: FeedPosition | null;
+  /** The subscription's text, variables and credential: equal signatures get equal messages. */
+  signature: string;
 }

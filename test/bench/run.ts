@@ -5,6 +5,7 @@ import { esportsBench } from './esports.ts';
 import { memoryBench } from './memory.ts';
 import { webhookBench } from './webhooks.ts';
 import { v1Bench } from './v1.ts';
+import { realtimeBench } from './realtime.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -15,6 +16,7 @@ try {
   if (!only || only === 'esports') await esportsBench(database.url);
   if (!only || only === 'webhooks') await webhookBench(database.url);
   if (!only || only === 'v1') await v1Bench(database.url);
+  if (!only || only === 'realtime') await realtimeBench(database.url);
   if (!only || only === 'memory') await memoryBench();
 } finally {
   await database.drop();

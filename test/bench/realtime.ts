@@ -1,0 +1,121 @@
+// Realtime gateway benchmark: 1,000 subscribers (one socket each, an organisation key) on one event of
+// one instance while a writer reports a match 50 times a second through a second instance (as at
+// scale, where writes and sockets are served apart); the latency from each write to its delivery at
+// every subscriber, and the gateway instance's resident memory per subscriber.
+import pg from 'pg';
+import WebSocket from 'ws';
+import { createClient, type Client } from 'graphql-ws';
+import { startBenchServer } from './support.ts';
+
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const WRITES_PER_SECOND = Number(process.env.BENCH_REALTIME_WRITES ?? 50);
+const seconds = () => Number(process.env.BENCH_SECONDS ?? 5) * 2;
+
+async function prepare(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, "updatedAt")
+       VALUES ('evt_rt', 'org_demo', 'Realtime', 'realtime', 'cup', 'public', 'live', 'pc', 'EUR', now())`,
+    );
+    await client.query(`INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position) VALUES ('stg_rt', 'evt_rt', 'Main', 'swiss', 1, 1)`);
+    await client.query(
+      `INSERT INTO "Participant" (id, "eventId", "teamId", status, "selectedGroupIds", "updatedAt")
+       VALUES ('par_rt_a', 'evt_rt', 'team_alpha', 'approved', '{}', now()), ('par_rt_b', 'evt_rt', 'team_bravo', 'approved', '{}', now())`,
+    );
+    await client.query(
+      `INSERT INTO "Match" (id, "eventId", "stageId", "participantAId", "participantBId", "bestOf", status, "updatedAt")
+       VALUES ('mtc_rt', 'evt_rt', 'stg_rt', 'par_rt_a', 'par_rt_b', 1, 'live', now())`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+export async function realtimeBench(databaseUrl: string) {
+  await prepare(databaseUrl);
+  const server = await startBenchServer('platform', databaseUrl);
+  const writer = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' });
+  const clients: Client[] = [];
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rssBefore = server.rssMiB();
+    // revision → when its write was sent and answered; each delivery is measured against both.
+    const sent = new Map<number, { sentAt: number; answeredAt?: number }>();
+    const fromSend: number[] = [];
+    const fromAnswer: number[] = [];
+    const pending: { revision: number; at: number }[] = [];
+    let received = 0;
+    let errors = 0;
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const client = createClient({ url: server.url.replace(/^http/, 'ws') + '/api/v1/gateway', webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-org-key-0001' }, retryAttempts: 0, lazy: false });
+      clients.push(client);
+      ready.push(new Promise<void>((resolve) => client.on('connected', () => resolve())));
+      client.subscribe<{ eventChanged: { revision: number; event: { revision: number } } }>(
+        { query: 'subscription { eventChanged(eventId: "evt_rt") { cursor type revision occurredAt event { name revision } } }' },
+        {
+          next: ({ data }) => {
+            received++;
+            pending.push({ revision: data!.eventChanged.revision, at: performance.now() });
+          },
+          error: () => errors++,
+          complete: () => undefined,
+        },
+      );
+      // Open sockets in small bursts, as real overlays would arrive.
+      if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(ready);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const rssSubscribed = server.rssMiB();
+
+    // One writer, a write every 20 ms, each with the revision the last one answered.
+    let revision = 1;
+    let writes = 0;
+    const until = performance.now() + seconds() * 1000;
+    let next = performance.now();
+    while (performance.now() < until) {
+      const sentAt = performance.now();
+      const response = await fetch(`${writer.url}/api/v2/events/evt_rt/matches/mtc_rt`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer demo-token-app', 'content-type': 'application/json', 'if-match': `"${revision}"` },
+        body: JSON.stringify({ scoreA: writes + 1 }),
+      });
+      const body = (await response.json()) as { data?: { revision: number } };
+      if (response.status !== 200 || !body.data) throw new Error(`write answered ${response.status}: ${JSON.stringify(body)}`);
+      revision = body.data.revision;
+      sent.set(revision, { sentAt, answeredAt: performance.now() });
+      writes++;
+      next += 1000 / WRITES_PER_SECOND;
+      const wait = next - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    const expected = writes * SUBSCRIBERS;
+    const deadline = performance.now() + 30_000;
+    while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const { revision: r, at } of pending) {
+      const write = sent.get(r);
+      if (!write) continue;
+      fromSend.push(at - write.sentAt);
+      fromAnswer.push(Math.max(0, at - write.answeredAt!));
+    }
+    fromSend.sort((a, b) => a - b);
+    fromAnswer.sort((a, b) => a - b);
+    console.log(`\nRealtime gateway: ${SUBSCRIBERS} subscribers (one socket each) on one event, ${writes} writes in ${seconds()} s (${(writes / seconds()).toFixed(0)}/s)`);
+    console.log(`delivered ${received} of ${expected} messages, ${errors} subscription errors`);
+    console.log('| latency to delivery at the subscriber | p50 ms | p99 ms | max ms |');
+    console.log('|---|---|---|---|');
+    console.log(`| from the write's request (upper bound of commit → delivery) | ${percentile(fromSend, 50).toFixed(1)} | ${percentile(fromSend, 99).toFixed(1)} | ${fromSend[fromSend.length - 1].toFixed(1)} |`);
+    console.log(`| from the write's answer (lower bound) | ${percentile(fromAnswer, 50).toFixed(1)} | ${percentile(fromAnswer, 99).toFixed(1)} | ${fromAnswer[fromAnswer.length - 1].toFixed(1)} |`);
+    console.log(`server resident memory: ${rssBefore.toFixed(0)} MiB before, ${rssSubscribed.toFixed(0)} MiB with ${SUBSCRIBERS} subscribers: ${(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1)} KiB per subscriber`);
+    if (received !== expected) throw new Error(`${expected - received} messages were not delivered`);
+  } finally {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await server.stop();
+    await writer.stop();
+  }
+}
