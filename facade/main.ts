@@ -87,7 +87,9 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
 Esports competition platform is up on ${db.describe}${applied ? ` (applied ${applied} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
 
   REST v2      ${base}/api/v2        e.g. ${base}/api/v2/auth/context
+  REST v1      ${base}/api/v1        (x-api-key), e.g. ${base}/api/v1/events
   GraphQL      ${base}/graphql   (open it in a browser for GraphiQL)
+  Realtime     ${base.replace(/^http/, 'ws')}/api/v1/gateway (API keys), ${base.replace(/^http/, 'ws')}/graphql (tokens); graphql-ws
   OAuth        ${base}/oauth/token
   OpenAPI      ${base}/api/openapi.json
   Docs         ${base}/docs
