@@ -173,6 +173,9 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
   return result;
 }
 
+const resource = (kind: Parameters<typeof wrapper>[0]) => (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) =>
+  resolveResource(c, info, ctx, kind);
+
 const changeFields = {
   cursor: (c: FeedChange) => c.cursor,
   type: (c: FeedChange) => c.type,
@@ -205,26 +208,26 @@ export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
       ...changeFields,
       resourceType: (c: FeedChange) => c.resourceType,
       resourceId: (c: FeedChange) => c.resourceId,
-      event: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'event'),
+      event: resource('event'),
     },
     MatchChange: {
       ...changeFields,
       matchId: (c: FeedChange) => c.resourceId,
-      match: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'match'),
+      match: resource('match'),
     },
     BroadcastChange: {
       ...changeFields,
-      broadcast: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'broadcast'),
+      broadcast: resource('broadcast'),
     },
     PlaydayChange: {
       ...changeFields,
       playdayId: (c: FeedChange) => c.resourceId,
-      playday: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'playday'),
+      playday: resource('playday'),
     },
     MapsChange: {
       ...changeFields,
       mapIds: (c: FeedChange) => mapIdsOf(c),
-      maps: (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, 'maps'),
+      maps: resource('maps'),
     },
   };
   for (const [typeName, fields] of Object.entries(resolvers)) {

@@ -1,6 +1,5 @@
 // Publishing esports data: the import command and the provider mutation validate every record,
 // upsert by id idempotently and record a change-log row.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { runScript } from '../support/processes.ts';
 
 let server: TestServer;
 let dir: string;
@@ -86,24 +86,12 @@ describe('npm run esports:import', () => {
   });
   afterAll(() => db?.drop());
 
-  const run = (file: string) =>
-    new Promise<{ code: number; output: string }>((resolve) => {
-      const env = db.url ? { DATABASE_URL: db.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
-      const child = spawn('npm', ['run', '--silent', 'esports:import', '--', file], { cwd: fromRoot(), env: { ...process.env, ...env } });
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      child.stderr.on('data', (chunk) => (output += chunk));
-      child.on('exit', (code) => resolve({ code: code ?? 1, output }));
-    });
+  const env = (): Record<string, string> => (db.url ? { DATABASE_URL: db.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') });
+  const run = (file: string) => runScript('esports:import', [file], env());
 
   it('imports the demo file, then finds nothing to change; a bad file is refused with its errors', async () => {
     // The command works on its own database: PGlite in a folder (migrated by npm run db:migrate), or PostgreSQL.
-    if (!db.url) {
-      await new Promise<void>((resolve, reject) => {
-        const child = spawn('npm', ['run', '--silent', 'db:migrate'], { cwd: fromRoot(), env: { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') } });
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`db:migrate exited ${code}`))));
-      });
-    }
+    if (!db.url) expect((await runScript('db:migrate', [], env())).code).toBe(0);
     const demo = fromRoot('prisma/seed/esports-demo.json');
     const first = await run(demo);
     expect(first.code, first.output).toBe(0);

@@ -1,13 +1,12 @@
 // Maps reference data, the platform operator's: npm run maps:import validates, upserts by id, leaves
 // unchanged maps alone and records one maps.updated change when anything changed.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { runScript } from '../support/processes.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 
@@ -71,14 +70,7 @@ describe('npm run maps:import', () => {
   afterAll(() => db?.drop());
 
   const run = (script: string, args: string[] = []) =>
-    new Promise<{ code: number; output: string }>((resolve) => {
-      const env = db.url ? { DATABASE_URL: db.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
-      const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: fromRoot(), env: { ...process.env, ...env } });
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      child.stderr.on('data', (chunk) => (output += chunk));
-      child.on('exit', (code) => resolve({ code: code ?? 1, output }));
-    });
+    runScript(script, args, db.url ? { DATABASE_URL: db.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') });
 
   it('applies a file to its database and reports what changed; a bad file is refused with its errors', async () => {
     if (!db.url) expect((await run('db:migrate')).code).toBe(0);

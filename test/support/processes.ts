@@ -100,3 +100,14 @@ export function assertNoServerLeft(): void {
   started.clear();
   if (alive.length) throw new Error(`server process(es) ${alive.join(', ')} outlived the test file`);
 }
+
+/** Runs an npm script of the project to its end: its exit code and everything it printed. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: root, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}

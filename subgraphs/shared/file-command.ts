@@ -1,0 +1,36 @@
+// The shape of the operator's file commands (npm run esports:import, npm run maps:import): read one
+// JSON file, apply it to DATABASE_URL (or the embedded PGlite), report what changed or, for a refused
+// file, every field at fault; exit 0 or 1.
+import { readFile } from 'node:fs/promises';
+import { openDatabase, type Database } from './db/database.ts';
+import { ApiError } from './errors.ts';
+
+export async function runFileCommand(script: string, failed: string, apply: (db: Database, data: unknown, file: string) => Promise<string>): Promise<never> {
+  const file = process.argv[2];
+  if (!file) {
+    console.error(`usage: npm run ${script} -- <file.json>`);
+    process.exit(2);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    console.error(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const db = openDatabase();
+  try {
+    console.log(await apply(db, data, file));
+    await db.close();
+    process.exit(0);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      console.error(`${file} was not ${failed}: ${error.message}`);
+      for (const detail of error.details ?? []) console.error(`  ${detail.field ?? ''}: ${detail.issue}`);
+    } else {
+      console.error(`${file} was not ${failed}:`, error);
+    }
+    await db.close();
+    process.exit(1);
+  }
+}
