@@ -97,7 +97,15 @@ function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'maps', via
 // Results are shared by every subscriber asking the same thing about the same change with the same
 // credential: a thousand overlays on one event cost one read per change.
 const shared = new Map<string, Promise<unknown>>();
+interface ResourceQuery {
+  operation: PreparedOperation;
+  /** Where the resource is in the query's data. */
+  path: string[];
+}
+// By query text, shared by every subscriber asking alike; and by the subscription's own field node,
+// so that a subscription builds its query once, not once per change.
 const prepared = new Map<string, PreparedOperation>();
+const perField = new WeakMap<FieldNode, ResourceQuery>();
 
 /** Adds __typename to every selection set, so that abstract types resolve from the fetched data. */
 function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node: T): T {
@@ -109,7 +117,9 @@ function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node
   });
 }
 
-function resourceOperation(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper>[0], viaKey: boolean, runner: OperationRunner): PreparedOperation {
+function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper>[0], viaKey: boolean, runner: OperationRunner): ResourceQuery {
+  const cached = perField.get(info.fieldNodes[0]);
+  if (cached) return cached;
   const selections = info.fieldNodes.flatMap((node: FieldNode) => node.selectionSet?.selections ?? []);
   const selectionSet = withTypenames({ kind: Kind.SELECTION_SET, selections } as SelectionSetNode);
   // Fragments and variables the selection uses, transitively.
@@ -143,13 +153,14 @@ function resourceOperation(info: GraphQLResolveInfo, kind: Parameters<typeof wra
     if (prepared.size >= 1000) prepared.clear();
     prepared.set(source, operation);
   }
-  (operation as PreparedOperation & { path?: string[] }).path = path;
-  return operation;
+  const query = { operation, path };
+  perField.set(info.fieldNodes[0], query);
+  return query;
 }
 
 async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx: SubscriptionContext, kind: Parameters<typeof wrapper>[0]): Promise<unknown> {
   const { socket, runner } = ctx;
-  const operation = resourceOperation(info, kind, socket.credential.kind === 'key', runner) as PreparedOperation & { path: string[] };
+  const { operation, path } = resourceQuery(info, kind, socket.credential.kind === 'key', runner);
   const variables: Record<string, unknown> = { ...info.variableValues };
   if (kind === 'maps') variables.__ids = mapIdsOf(change);
   else {
@@ -165,7 +176,7 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
         const [first] = errors;
         throw new GraphQLError(first.message, { extensions: first.extensions });
       }
-      return operation.path.reduce<unknown>((value, step) => (value as Record<string, unknown> | null)?.[step], data);
+      return path.reduce<unknown>((value, step) => (value as Record<string, unknown> | null)?.[step], data);
     });
     shared.set(key, result);
     setTimeout(() => shared.delete(key), 5_000).unref();
