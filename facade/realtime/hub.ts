@@ -4,6 +4,23 @@
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { followChanges, headPosition, type FeedChange, type FeedPosition } from '../../subgraphs/shared/change-feed.ts';
 
+// Which read of the feed found a change. Every change a read finds had committed before the read, so
+// one read of a resource made after it shows the state after all of them: under load, when a read
+// finds many changes, their messages share one resource read instead of one each.
+const foundBy = new WeakMap<FeedChange, number>();
+let reads = 0;
+
+export function markRead(changes: FeedChange[]): void {
+  const read = ++reads;
+  for (const change of changes) foundBy.set(change, read);
+}
+
+/** The read that found `change` (its cursor when it was not marked). */
+export const readOf = (change: FeedChange): string => {
+  const read = foundBy.get(change);
+  return read === undefined ? change.cursor : `r${read}`;
+};
+
 export type HubListener = (changes: FeedChange[]) => void;
 
 export class ChangeHub {
@@ -18,6 +35,7 @@ export class ChangeHub {
       this.db,
       from,
       (changes) => {
+        markRead(changes);
         for (const listener of this.listeners) listener(changes);
       },
       { pollMs },

@@ -6,7 +6,8 @@ import { extendSchema, GraphQLError, Kind, parse, print, visit, type FieldNode, 
 import type { FeedChange } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import type { GatewayContext } from '../graphql/context.ts';
-import { changeStream } from './stream.ts';
+import { ChangeStream } from './stream.ts';
+import { readOf } from './hub.ts';
 import type { SubscriptionContext } from './types.ts';
 
 const CHANGE_FIELDS = `
@@ -94,8 +95,9 @@ function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'maps', via
   return viaKey ? { text: `apiKey { ${event} }`, path: ['apiKey', ...path] } : { text: event, path };
 }
 
-// Results are shared by every subscriber asking the same thing about the same change with the same
-// credential: a thousand overlays on one event cost one read per change.
+// Results are shared by every subscriber asking the same thing with the same credential about changes
+// found by the same read of the feed: a thousand overlays on one event cost one read per change, and
+// fewer under load.
 const shared = new Map<string, Promise<unknown>>();
 interface ResourceQuery {
   operation: PreparedOperation;
@@ -167,7 +169,7 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
     variables.__eventId = change.eventId;
     if (kind === 'match' || kind === 'playday') variables.__resourceId = change.resourceId;
   }
-  const key = `${change.cursor}|${operation.queryHash}|${socket.credential.hash}|${JSON.stringify(variables)}`;
+  const key = `${readOf(change)}|${operation.queryHash}|${socket.credential.hash}|${JSON.stringify(variables)}`;
   let result = shared.get(key);
   if (!result) {
     const context: GatewayContext = { scope: { ...socket.credential.scope(), requestId: `rt_${change.id}`, deadline: Date.now() + 10_000 } };
@@ -198,7 +200,7 @@ const changeFields = {
 function subscribeTo(field: SubscriptionField) {
   return {
     subscribe: (_root: unknown, args: Record<string, unknown>, ctx: SubscriptionContext) =>
-      changeStream({
+      new ChangeStream({
         hub: ctx.hub,
         db: ctx.db,
         after: ctx.after,

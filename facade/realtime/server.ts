@@ -6,10 +6,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import {
-  createSourceEventStream,
-  execute,
   getArgumentValues,
   getOperationAST,
   getVariableValues,
@@ -17,8 +14,6 @@ import {
   parse,
   validate,
   type DocumentNode,
-  type ExecutionArgs,
-  type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -28,10 +23,12 @@ import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
-import { assertRetained, decodeCursor, type FeedChange } from '../../subgraphs/shared/change-feed.ts';
+import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
-import { realtimeSchema, responseKeyResolver, type SubscriptionField } from './schema.ts';
+import { deliverSubscription } from './delivery.ts';
+import { CoalescingTransport } from './transport.ts';
+import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
 
 export const CLOSE_CODES = {
@@ -73,46 +70,6 @@ const asGraphQLError = (error: unknown): GraphQLError =>
       ? error
       : new GraphQLError('The subscription could not start.', { extensions: { code: 'internal_error' } });
 
-// One execution per change and subscription signature: a thousand overlays subscribed alike on one
-// event cost one execution (and one resource read) per change, not a thousand.
-const executions = new Map<string, Promise<ExecutionResult>>();
-
-function sharedExecution(args: ExecutionArgs, change: FeedChange): Promise<ExecutionResult> {
-  const key = `${change.cursor}|${(args.contextValue as SubscriptionContext).signature}`;
-  let result = executions.get(key);
-  if (!result) {
-    result = Promise.resolve(execute({ ...args, rootValue: change, fieldResolver: responseKeyResolver }));
-    executions.set(key, result);
-    setTimeout(() => executions.delete(key), 5_000).unref();
-  }
-  return result;
-}
-
-/** graphql-js subscribe, with each change executed once per signature. */
-async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
-  const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
-  const changes = source as AsyncGenerator<FeedChange>;
-  const iterator: AsyncGenerator<ExecutionResult> = {
-    next: async () => {
-      const step = await changes.next();
-      return step.done ? { done: true, value: undefined } : { done: false, value: await sharedExecution(args, step.value) };
-    },
-    return: async () => {
-      await changes.return(undefined);
-      return { done: true, value: undefined };
-    },
-    throw: async (error: unknown) => {
-      await changes.return(undefined);
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return iterator;
-    },
-  };
-  return iterator;
-}
-
 interface Socket extends SocketState {
   ws: WebSocket;
   alive: boolean;
@@ -132,6 +89,7 @@ export class RealtimeGateway {
   readonly limits = realtimeLimits();
   private readonly schema: GraphQLSchema;
   private readonly servers: Record<'token' | 'key', WebSocketServer>;
+  private readonly transport: CoalescingTransport;
   private readonly sockets = new Set<Socket>();
   private readonly socketOf = new WeakMap<WebSocket, Socket>();
   private readonly perCredential = new Map<string, number>();
@@ -141,6 +99,7 @@ export class RealtimeGateway {
   constructor(private readonly options: RealtimeOptions) {
     this.hub = new ChangeHub(options.db);
     this.schema = realtimeSchema(options.gateway.schema!);
+    this.transport = new CoalescingTransport({ log: options.log });
     this.servers = { token: this.serve('token'), key: this.serve('key') };
   }
 
@@ -162,8 +121,7 @@ export class RealtimeGateway {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
-      const wss = this.servers[kind];
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      this.transport.upgrade(this.servers[kind], request, socket, head);
     });
   }
 
@@ -180,44 +138,41 @@ export class RealtimeGateway {
 
   private serve(kind: 'token' | 'key'): WebSocketServer {
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-    useServer(
-      {
-        schema: this.schema,
-        connectionInitWaitTimeout: 10_000,
-        subscribe: sharedSubscribe,
-        onConnect: async (ctx) => {
-          const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
-          if (!credential) return false;
-          const count = this.perCredential.get(credential.hash) ?? 0;
-          if (count >= this.limits.maxSocketsPerCredential) {
-            ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
-            return false;
-          }
-          this.perCredential.set(credential.hash, count + 1);
-          const socket: Socket = { ws: ctx.extra.socket, credential, alive: true, close: (code, reason) => ctx.extra.socket.close(code, reason) };
-          this.sockets.add(socket);
-          this.socketOf.set(ctx.extra.socket, socket);
-          ctx.extra.socket.on('pong', () => (socket.alive = true));
-          return true;
-        },
-        onClose: (ctx) => this.forget(ctx.extra.socket),
-        onDisconnect: (ctx) => this.forget(ctx.extra.socket),
-        onSubscribe: async (ctx, _id, payload) => {
-          const socket = this.socketOf.get(ctx.extra.socket);
-          if (!socket) return [new GraphQLError('The connection is not initialised.')];
-          if (Object.keys(ctx.subscriptions).length > this.limits.maxSubscriptionsPerSocket) {
-            return [new GraphQLError(`A socket holds at most ${this.limits.maxSubscriptionsPerSocket} subscriptions.`, { extensions: { code: 'too_many_subscriptions' } })];
-          }
-          try {
-            return await this.prepare(socket, payload);
-          } catch (error) {
-            if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
-            return [asGraphQLError(error)];
-          }
-        },
+    this.transport.serve(wss, {
+      schema: this.schema,
+      connectionInitWaitTimeout: 10_000,
+      subscribe: deliverSubscription,
+      onConnect: async (ctx) => {
+        const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
+        if (!credential) return false;
+        const count = this.perCredential.get(credential.hash) ?? 0;
+        if (count >= this.limits.maxSocketsPerCredential) {
+          ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
+          return false;
+        }
+        this.perCredential.set(credential.hash, count + 1);
+        const socket: Socket = { ws: ctx.extra.socket, credential, alive: true, close: (code, reason) => ctx.extra.socket.close(code, reason) };
+        this.sockets.add(socket);
+        this.socketOf.set(ctx.extra.socket, socket);
+        ctx.extra.socket.on('pong', () => (socket.alive = true));
+        return true;
       },
-      wss,
-    );
+      onClose: (ctx) => this.forget(ctx.extra.socket),
+      onDisconnect: (ctx) => this.forget(ctx.extra.socket),
+      onSubscribe: async (ctx, id, payload) => {
+        const socket = this.socketOf.get(ctx.extra.socket);
+        if (!socket) return [new GraphQLError('The connection is not initialised.')];
+        if (Object.keys(ctx.subscriptions).length > this.limits.maxSubscriptionsPerSocket) {
+          return [new GraphQLError(`A socket holds at most ${this.limits.maxSubscriptionsPerSocket} subscriptions.`, { extensions: { code: 'too_many_subscriptions' } })];
+        }
+        try {
+          return await this.prepare(socket, id, payload);
+        } catch (error) {
+          if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
+          return [asGraphQLError(error)];
+        }
+      },
+    });
     return wss;
   }
 
@@ -239,7 +194,7 @@ export class RealtimeGateway {
   }
 
   /** Parses, validates and checks a subscription; answers its execution arguments. */
-  private async prepare(socket: Socket, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
+  private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
     let document: DocumentNode;
     try {
       document = parse(payload.query, { maxTokens: 5000 });
@@ -261,7 +216,17 @@ export class RealtimeGateway {
     if (after) await assertRetained(this.options.db.sql, after, 'after');
     if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
     const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
-    const contextValue: SubscriptionContext = { socket, hub: this.hub, db: this.options.db, runner: this.options.runner, limits: this.limits, after, signature };
+    const contextValue: SubscriptionContext = {
+      socket,
+      hub: this.hub,
+      db: this.options.db,
+      runner: this.options.runner,
+      limits: this.limits,
+      after,
+      signature,
+      subscriptionId,
+      outlet: this.transport.outlet(socket.ws),
+    };
     return { schema: this.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? {}, contextValue };
   }
 

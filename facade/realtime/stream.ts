@@ -6,11 +6,11 @@
 // includes everything the hub had read before the listener existed. Where the two overlap, a change
 // at or before the last position handed out is skipped.
 //
-// A hand-written iterator rather than an async generator: return() (the client unsubscribed, the
-// socket closed) must end it at once, also while it waits for the next change.
+// Changes are taken synchronously (take), and the stream calls onReady when more may be there: the
+// delivery loop sends everything that is ready in one go, without a promise per change.
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { comparePositions, readChanges, type FeedChange, type FeedPosition } from '../../subgraphs/shared/change-feed.ts';
-import type { ChangeHub } from './hub.ts';
+import { markRead, type ChangeHub } from './hub.ts';
 
 export interface StreamOptions {
   hub: ChangeHub;
@@ -22,69 +22,124 @@ export interface StreamOptions {
   onOverflow: () => void;
 }
 
-export function changeStream(options: StreamOptions): AsyncGenerator<FeedChange> {
-  const queue: FeedChange[] = [];
-  const replayed: FeedChange[] = [];
-  let wake: (() => void) | null = null;
-  let finished = false;
-  let overflowed = false;
+export class ChangeStream implements AsyncIterableIterator<FeedChange> {
+  private readonly queue: FeedChange[] = [];
+  private replayed: FeedChange[] = [];
+  private replaying: boolean;
+  private loading = false;
+  private finished = false;
   // A cursor from another instance may be ahead of this hub: nothing at or before it is sent again.
-  let last: FeedPosition | null = options.after;
-  let replaying = options.after !== null;
-  const unsubscribe = options.hub.subscribe((changes) => {
-    if (overflowed || finished) return;
-    for (const change of changes) if (options.filter(change)) queue.push(change);
-    if (queue.length > options.maxQueued) {
-      overflowed = true;
-      queue.length = 0;
-      options.onOverflow();
-    }
-    wake?.();
-  });
-  const finish = (): IteratorReturnResult<undefined> => {
-    finished = true;
-    unsubscribe();
-    wake?.();
-    return { done: true, value: undefined };
-  };
+  private last: FeedPosition | null;
+  private readonly unsubscribe: () => void;
+  private wake: (() => void) | null = null;
 
-  async function next(): Promise<IteratorResult<FeedChange, undefined>> {
-    while (replaying && !replayed.length && !finished) {
-      const changes = await readChanges(options.db.sql, last!, 500);
-      if (!changes.length) {
-        replaying = false;
-        break;
+  /** Called when changes may be ready to take, and when the stream ends. */
+  onReady: () => void = () => undefined;
+
+  constructor(private readonly options: StreamOptions) {
+    this.last = options.after;
+    this.replaying = options.after !== null;
+    this.unsubscribe = options.hub.subscribe((changes) => {
+      if (this.finished) return;
+      for (const change of changes) if (options.filter(change)) this.queue.push(change);
+      if (this.queue.length > options.maxQueued) {
+        this.finish();
+        options.onOverflow();
+        return;
       }
-      last = changes[changes.length - 1].position;
-      for (const change of changes) if (options.filter(change)) replayed.push(change);
+      this.ready();
+    });
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** The next change ready to send, or undefined: then onReady is called when there may be more. */
+  take(): FeedChange | undefined {
+    if (this.finished) return undefined;
+    if (this.replaying) {
+      const change = this.replayed.shift();
+      if (change) return change;
+      this.loadReplay();
+      return undefined;
     }
-    if (finished) return { done: true, value: undefined };
-    const fromReplay = replayed.shift();
-    if (fromReplay) return { done: false, value: fromReplay };
+    for (let change = this.queue.shift(); change; change = this.queue.shift()) {
+      if (this.last && comparePositions(change.position, this.last) <= 0) continue;
+      this.last = change.position;
+      return change;
+    }
+    return undefined;
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.queue.length = 0;
+    this.replayed = [];
+    this.unsubscribe();
+    this.ready();
+  }
+
+  private ready(): void {
+    this.onReady();
+    this.wake?.();
+  }
+
+  /** Reads the next page of the replay; an empty page ends it. */
+  private loadReplay(): void {
+    if (this.loading) return;
+    this.loading = true;
+    readChanges(this.options.db.sql, this.last!, 500).then(
+      (changes) => {
+        this.loading = false;
+        if (this.finished) return;
+        if (!changes.length) this.replaying = false;
+        else {
+          this.last = changes[changes.length - 1].position;
+          markRead(changes);
+          this.replayed = changes.filter(this.options.filter);
+        }
+        this.ready();
+      },
+      (error: unknown) => {
+        this.loading = false;
+        this.fail(error);
+      },
+    );
+  }
+
+  private failure: unknown;
+  private fail(error: unknown): void {
+    this.failure = error;
+    this.finish();
+  }
+
+  /** The error that ended the stream, if one did. */
+  get error(): unknown {
+    return this.failure;
+  }
+
+  // The async-iterator face graphql-js asks a subscription's source stream to have.
+  async next(): Promise<IteratorResult<FeedChange, undefined>> {
     for (;;) {
-      if (finished || overflowed) return finish();
-      const change = queue.shift();
-      if (!change) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
-        continue;
+      const change = this.take();
+      if (change) return { done: false, value: change };
+      if (this.finished) {
+        if (this.failure) throw this.failure;
+        return { done: true, value: undefined };
       }
-      if (last && comparePositions(change.position, last) <= 0) continue;
-      last = change.position;
-      return { done: false, value: change };
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
     }
   }
 
-  const iterator: AsyncGenerator<FeedChange> = {
-    next,
-    return: async () => finish(),
-    throw: async (error: unknown) => {
-      finish();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return iterator;
-    },
-  };
-  return iterator;
+  async return(): Promise<IteratorResult<FeedChange, undefined>> {
+    this.finish();
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }

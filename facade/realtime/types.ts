@@ -3,6 +3,7 @@ import type { RequestScope } from '../../subgraphs/shared/context.ts';
 import type { FeedPosition } from '../../subgraphs/shared/change-feed.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { ChangeHub } from './hub.ts';
+import type { Outlet } from './transport.ts';
 
 /** The credential a socket was opened with. */
 export interface Credential {
@@ -38,4 +39,7 @@ export interface SubscriptionContext {
   after: FeedPosition | null;
   /** The subscription's text, variables and credential: equal signatures get equal messages. */
   signature: string;
+  /** The subscription's id on its socket, and where its messages go. */
+  subscriptionId: string;
+  outlet: Outlet;
 }

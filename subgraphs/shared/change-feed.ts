@@ -88,15 +88,16 @@ export function decodeCursor(cursor: string, field = 'cursor'): FeedPosition {
   if (!cursor.startsWith(CURSOR_PREFIX) || cursor.length > 80) throw invalidCursor(field);
   const match = /^(\d{1,20})\.(\d{1,19})$/.exec(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString());
   if (!match || BigInt(match[1]) >= 2n ** 64n || BigInt(match[2]) >= 2n ** 63n) throw invalidCursor(field);
-  return { xid: match[1], sequence: match[2] };
+  // Canonical digits (no leading zeros), as the database writes them, so that positions compare as text.
+  return { xid: BigInt(match[1]).toString(), sequence: BigInt(match[2]).toString() };
 }
 
-export const comparePositions = (a: FeedPosition, b: FeedPosition): number => {
-  const byXid = BigInt(a.xid) - BigInt(b.xid);
-  if (byXid !== 0n) return byXid < 0n ? -1 : 1;
-  const bySequence = BigInt(a.sequence) - BigInt(b.sequence);
-  return bySequence === 0n ? 0 : bySequence < 0n ? -1 : 1;
-};
+// Decimal digits without leading zeros: the longer is the larger, and equal lengths compare as text.
+// Compared per subscriber per change, so without parsing.
+const compareDigits = (a: string, b: string): number => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+export const comparePositions = (a: FeedPosition, b: FeedPosition): number =>
+  Math.sign(compareDigits(a.xid, b.xid) || compareDigits(a.sequence, b.sequence));
 
 /** The position after everything settled now: a new reader starting here sees what commits from now on. */
 export async function headPosition(sql: SqlRunner): Promise<FeedPosition> {

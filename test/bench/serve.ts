@@ -15,3 +15,4 @@ if (kind === 'baseline') {
   const { url: base } = await platform.listen(0, '127.0.0.1');
   console.log(base);
 }
+process.on('SIGTERM', () => process.exit(0));

@@ -38,7 +38,7 @@ export interface BenchServer {
 
 export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
   // The compiled bundle, as npm start runs it (npm run bench builds it first).
-  const child = spawn(process.execPath, [...startNodeFlags(), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
+  const child = spawn(process.execPath, [...startNodeFlags(), ...(process.env.BENCH_PROFILE && !env.WEBHOOK_WORKER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,7 +55,7 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
         stop: () =>
           new Promise((done) => {
             child.once('exit', () => done());
-            child.kill('SIGKILL');
+            child.kill(process.env.BENCH_PROFILE ? 'SIGTERM' : 'SIGKILL');
           }),
       });
     });

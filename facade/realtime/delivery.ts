@@ -1,0 +1,127 @@
+// How a subscription's messages reach its socket. graphql-ws runs the protocol (subscribe, complete,
+// errors); the `next` messages of a running subscription are sent from here, because a change fans
+// out to every subscriber at once and its cost per subscriber decides how many one process serves:
+//
+// - a change is executed once per subscription signature (query, variables, credential) and its
+//   payload serialised once, so that a thousand overlays subscribed alike cost one execution and one
+//   JSON.stringify per change, and a string concatenation each;
+// - a subscription sends every change that is ready in one synchronous loop, without a promise per
+//   change, for as long as its socket is below its high-water mark (then it waits for the socket to
+//   drain, and its backlog stays in its change stream, which bounds it).
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { FeedChange } from '../../subgraphs/shared/change-feed.ts';
+import { responseKeyResolver } from './schema.ts';
+import type { ChangeStream } from './stream.ts';
+import type { SubscriptionContext } from './types.ts';
+
+/** A change's payload for one signature: its JSON text, or the error, once known. */
+interface Rendered {
+  json?: string;
+  error?: unknown;
+  /** Subscribers waiting for it, called in one synchronous loop when it is known. */
+  waiting: (() => void)[];
+}
+const rendered = new Map<string, Rendered>();
+
+const serialise = ({ errors, ...result }: ExecutionResult): string =>
+  JSON.stringify(errors ? { ...result, errors: errors.map((e) => e.toJSON()) } : result);
+
+function render(args: ExecutionArgs, change: FeedChange): Rendered {
+  const key = `${change.cursor}|${(args.contextValue as SubscriptionContext).signature}`;
+  let entry = rendered.get(key);
+  if (!entry) {
+    const created: Rendered = { waiting: [] };
+    const settle = () => {
+      const waiting = created.waiting;
+      created.waiting = [];
+      for (const wake of waiting) wake();
+    };
+    Promise.resolve(execute({ ...args, rootValue: change, fieldResolver: responseKeyResolver }))
+      .then(serialise)
+      .then(
+        (json) => {
+          created.json = json;
+          settle();
+        },
+        (error: unknown) => {
+          created.error = error;
+          settle();
+        },
+      );
+    entry = created;
+    rendered.set(key, entry);
+    // Long enough for every subscriber of this instance to have taken the change, even one behind.
+    setTimeout(() => rendered.delete(key), 5_000).unref();
+  }
+  return entry;
+}
+
+/**
+ * graphql-ws's subscribe: the source stream of the subscription, delivered by this module. The answer
+ * is an iterator that yields nothing and ends when the subscription does: graphql-ws ends it on
+ * `complete` and on close; it ends itself when its stream is closed as too slow or fails.
+ */
+export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
+  const stream = source as unknown as ChangeStream;
+  const { outlet, subscriptionId } = args.contextValue as SubscriptionContext;
+  const prefix = `{"id":${JSON.stringify(subscriptionId)},"type":"next","payload":`;
+  let rendering = false;
+  let ended: ((result: IteratorResult<ExecutionResult, undefined>) => void) | null = null;
+  let failure: unknown = null;
+  const endedPromise = new Promise<IteratorResult<ExecutionResult, undefined>>((resolve) => (ended = resolve));
+
+  const end = (error?: unknown) => {
+    if (error !== undefined) failure = error;
+    stream.finish();
+    ended?.({ done: true, value: undefined });
+  };
+
+  const pump = (): void => {
+    if (rendering) return;
+    while (outlet.writable()) {
+      const change = stream.take();
+      if (!change) break;
+      const payload = render(args, change);
+      if (payload.json === undefined && payload.error === undefined) {
+        rendering = true;
+        payload.waiting.push(() => {
+          rendering = false;
+          send(payload);
+          pump();
+        });
+        return;
+      }
+      send(payload);
+    }
+    if (stream.done) end(stream.error ?? undefined);
+    else if (!outlet.writable()) outlet.whenWritable(pump);
+  };
+  const send = (payload: Rendered) => {
+    if (payload.error !== undefined) end(payload.error);
+    else if (!stream.done) outlet.push(prefix + payload.json + '}');
+  };
+  stream.onReady = pump;
+  pump();
+
+  const iterator: AsyncGenerator<ExecutionResult> = {
+    next: async () => {
+      const result = await endedPromise;
+      if (failure) throw failure;
+      return result;
+    },
+    return: async () => {
+      end();
+      return { done: true, value: undefined };
+    },
+    throw: async (error: unknown) => {
+      end();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
