@@ -51,6 +51,9 @@ const CHANGES_AFTER_SQL = `
   ORDER BY c.xid, c.sequence
   LIMIT $3`;
 
+/** Whether rows after a position exist at all, settled or not. */
+const PENDING_SQL = `SELECT EXISTS (SELECT 1 FROM "ChangeLog" c WHERE (c.xid, c.sequence) > ($1::xid8, $2::bigint)) AS pending`;
+
 const HEAD_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`;
 
 const HORIZON_SQL = `SELECT xid::text AS xid, sequence::text AS sequence FROM "ChangeFeedPosition" WHERE name = 'retention'`;
@@ -168,14 +171,28 @@ export async function followChanges(
 ): Promise<{ stop(): Promise<void>; position(): FeedPosition }> {
   let position = after;
   let stopped = false;
+  let retryMs = 0;
+  let retry: NodeJS.Timeout | undefined;
   // A failed read (database restarting) is tried again at the next wake-up.
   const drain = coalesce(async () => {
-    while (!stopped) {
+    let read = 0;
+    for (;;) {
+      if (stopped) return;
       const changes = await readChanges(db.sql, position, options.batch ?? 500);
-      if (!changes.length) return;
+      if (!changes.length) break;
+      read += changes.length;
       await consume(changes);
       position = changes[changes.length - 1].position;
     }
+    // Woken for changes that have not settled (an older transaction, perhaps one that writes no
+    // change and so notifies nobody when it ends, is still open): look again in a few milliseconds
+    // rather than at the next poll, backing off while it stays open.
+    clearTimeout(retry);
+    if (read === 0 && !stopped && (await db.sql<{ pending: boolean }>(PENDING_SQL, [position.xid, position.sequence]))[0].pending) {
+      retryMs = Math.min(Math.max(retryMs * 2, 2), 250);
+      retry = setTimeout(() => void drain(), retryMs);
+      retry.unref();
+    } else retryMs = 0;
   });
   const stopListening = await onChanges(db, () => void drain(), options.pollMs);
   void drain();
@@ -183,6 +200,7 @@ export async function followChanges(
     position: () => position,
     async stop() {
       stopped = true;
+      clearTimeout(retry);
       await stopListening();
     },
   };

@@ -37,7 +37,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 export async function realtimeBench(databaseUrl: string) {
   await prepare(databaseUrl);
-  const server = await startBenchServer('platform', databaseUrl);
+  const server = await startBenchServer('platform', databaseUrl, {}, { profile: true });
   const writer = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' });
   const clients: Client[] = [];
   try {
@@ -103,14 +103,32 @@ export async function realtimeBench(databaseUrl: string) {
       fromSend.push(at - write.sentAt);
       fromAnswer.push(Math.max(0, at - write.answeredAt!));
     }
+    // Per write: when its first and its last subscriber had it; the difference is the fan-out.
+    const arrivals = new Map<number, { first: number; last: number }>();
+    for (const { revision: r, at } of pending) {
+      const entry = arrivals.get(r);
+      if (!entry) arrivals.set(r, { first: at, last: at });
+      else {
+        entry.first = Math.min(entry.first, at);
+        entry.last = Math.max(entry.last, at);
+      }
+    }
+    const firstAfterAnswer = [...arrivals].filter(([r]) => sent.has(r)).map(([r, { first }]) => Math.max(0, first - sent.get(r)!.answeredAt!));
+    const fanOut = [...arrivals.values()].map(({ first, last }) => last - first);
     fromSend.sort((a, b) => a - b);
     fromAnswer.sort((a, b) => a - b);
+    firstAfterAnswer.sort((a, b) => a - b);
+    fanOut.sort((a, b) => a - b);
+    const row = (label: string, values: number[]) =>
+      console.log(`| ${label} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${values[values.length - 1].toFixed(1)} |`);
     console.log(`\nRealtime gateway: ${SUBSCRIBERS} subscribers (one socket each) on one event, ${writes} writes in ${seconds()} s (${(writes / seconds()).toFixed(0)}/s)`);
     console.log(`delivered ${received} of ${expected} messages, ${errors} subscription errors`);
     console.log('| latency to delivery at the subscriber | p50 ms | p99 ms | max ms |');
     console.log('|---|---|---|---|');
-    console.log(`| from the write's request (upper bound of commit → delivery) | ${percentile(fromSend, 50).toFixed(1)} | ${percentile(fromSend, 99).toFixed(1)} | ${fromSend[fromSend.length - 1].toFixed(1)} |`);
-    console.log(`| from the write's answer (lower bound) | ${percentile(fromAnswer, 50).toFixed(1)} | ${percentile(fromAnswer, 99).toFixed(1)} | ${fromAnswer[fromAnswer.length - 1].toFixed(1)} |`);
+    row("from the write's request (upper bound of commit → delivery)", fromSend);
+    row("from the write's answer (lower bound)", fromAnswer);
+    row("first subscriber of a write, from its answer", firstAfterAnswer);
+    row('fan-out: first to last subscriber of a write', fanOut);
     console.log(`server resident memory: ${rssBefore.toFixed(0)} MiB before, ${rssSubscribed.toFixed(0)} MiB with ${SUBSCRIBERS} subscribers: ${(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1)} KiB per subscriber`);
     if (received !== expected) throw new Error(`${expected - received} messages were not delivered`);
   } finally {

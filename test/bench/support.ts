@@ -36,9 +36,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}): Promise<BenchServer> {
+export interface BenchServerOptions {
+  /** BENCH_PROFILE=<dir> writes a V8 CPU profile of this server there when it stops. */
+  profile?: boolean;
+}
+
+export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}, options: BenchServerOptions = {}): Promise<BenchServer> {
+  const profileDir = options.profile ? process.env.BENCH_PROFILE : undefined;
   // The compiled bundle, as npm start runs it (npm run bench builds it first).
-  const child = spawn(process.execPath, [...startNodeFlags(), ...(process.env.BENCH_PROFILE && !env.WEBHOOK_WORKER ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
+  const child = spawn(process.execPath, [...startNodeFlags(), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,7 +61,8 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
         stop: () =>
           new Promise((done) => {
             child.once('exit', () => done());
-            child.kill(process.env.BENCH_PROFILE ? 'SIGTERM' : 'SIGKILL');
+            // A profiled server exits on SIGTERM, which writes its profile.
+            child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
           }),
       });
     });

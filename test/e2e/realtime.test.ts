@@ -1,12 +1,13 @@
 // The realtime gateway end to end with the graphql-ws client: credentials, every subscription, errors
 // that leave the socket open, resuming with a cursor without loss under concurrent writers, and
-// revocation closing sockets.
+// revocation closing sockets; the limits (sockets per credential, pings, slow consumers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
+import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
 
 let server: TestServer;
 const clients: Client[] = [];
@@ -144,75 +145,15 @@ describe('resuming', () => {
     try {
       const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
       const start = await revisionOf('evt_live');
-      let cursor = encodeCursor(await headPosition(server.db.sql));
-      const received: number[] = [];
-      const errors: unknown[] = [];
-      let done = false;
-      let reconnects = 0;
-      // The subscriber: connect to one instance or the other, take changes until a random moment
-      // (after 1 to 40 of them, or 50 to 450 ms after the first), drop the socket, and come back with
-      // the last cursor received.
-      const subscriber = (async () => {
-        while (!done || received.length < 500) {
-          const base = bases[reconnects % 2];
-          const client = createClient({ url: base.replace(/^http/, 'ws') + '/api/v1/gateway', webSocketImpl: WebSocket, connectionParams: { apiKey: KEY }, retryAttempts: 0 });
-          // Messages still in flight on a socket being dropped are not counted: the next connection
-          // resumes from the last cursor taken.
-          let active = true;
-          await new Promise<void>((resolve) => {
-            const quota = 1 + Math.floor(Math.random() * 40);
-            let taken = 0;
-            let timer: NodeJS.Timeout | undefined;
-            const idle = setTimeout(resolve, 3000);
-            client.subscribe<{ eventChanged: { cursor: string; revision: number } }>(
-              { query: 'subscription ($after: String) { eventChanged(eventId: "evt_live", after: $after) { cursor revision } }', variables: { after: cursor } },
-              {
-                next: ({ data }) => {
-                  if (!active) return;
-                  received.push(data!.eventChanged.revision);
-                  cursor = data!.eventChanged.cursor;
-                  clearTimeout(idle);
-                  timer ??= setTimeout(resolve, 50 + Math.random() * 400);
-                  if (++taken >= quota) {
-                    active = false;
-                    resolve();
-                  }
-                },
-                error: (error) => {
-                  errors.push(error);
-                  resolve();
-                },
-                complete: () => undefined,
-              },
-            );
-          });
-          active = false;
-          await client.dispose();
-          reconnects++;
-          if (done && received.length >= 500) break;
-        }
-      })();
-      // 20 writers, 25 changes each, through both instances, each retrying on 412 until it lands.
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, w) => {
-          for (let n = 1; n <= 25; n++) {
-            const base = bases[(w + n) % 2];
-            for (;;) {
-              const response = await call(base, `/api/v2/events/evt_live/matches/mtc_live_b_${String(101 + w).padStart(3, '0')}`, {
-                method: 'PATCH',
-                body: { scoreA: n },
-                ifMatch: await revisionOf('evt_live'),
-              });
-              if (response.status === 200) break;
-              expect(response.status, JSON.stringify(response.body)).toBe(412);
-            }
-          }
-        }),
-      );
-      done = true;
-      await Promise.race([subscriber, new Promise((_, reject) => setTimeout(() => reject(new Error(`received ${received.length} of 500`)), 30_000))]);
+      const { received, errors, reconnects } = await resumeUnderWriters({
+        subscribeTo: bases,
+        writeTo: bases,
+        apiKey: KEY,
+        after: encodeCursor(await headPosition(server.db.sql)),
+        revisionOf: () => revisionOf('evt_live'),
+      });
       expect(errors).toEqual([]);
-      expect(received).toEqual(Array.from({ length: 500 }, (_, i) => start + 1 + i));
+      expect(received).toEqual(Array.from({ length: RESUME_CHANGES }, (_, i) => start + 1 + i));
       expect(reconnects).toBeGreaterThan(3);
       const logged = await server.db.prisma.changeLog.findMany({ where: { eventId: 'evt_live', revision: { gt: start } }, orderBy: { sequence: 'asc' }, select: { revision: true } });
       expect(logged.map((row) => row.revision)).toEqual(received);
@@ -262,4 +203,104 @@ describe('lifecycle', () => {
     expect(JSON.stringify(subs.find((s) => s.state.error)!.state.error)).toContain('too_many_subscriptions');
     expect(subs.filter((s) => s.state.error)).toHaveLength(1);
   });
+});
+
+/** Starts a second instance on this file's database with these gateway settings (read when it starts). */
+async function instanceWith(settings: Record<string, string>): Promise<TestServer> {
+  const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, settings);
+  try {
+    return await startTestServer({ db: server.db, webhookWorker: false });
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** A bare graphql-transport-ws client on a ws socket, for what the graphql-ws client does for you. */
+async function rawSocket(base: string, options: { autoPong?: boolean } = {}) {
+  const ws = new WebSocket(base.replace(/^http/, 'ws') + '/api/v1/gateway', 'graphql-transport-ws', { autoPong: options.autoPong ?? true });
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  const acked = new Promise((resolve) => ws.once('message', resolve));
+  ws.send(JSON.stringify({ type: 'connection_init', payload: { apiKey: KEY } }));
+  await acked;
+  return { ws, closed };
+}
+
+describe('abuse', () => {
+  it('closes a socket over the per-credential limit with 4029, and lets the others be', async () => {
+    const limited = await instanceWith({ GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: '2' });
+    try {
+      const first = await rawSocket(limited.url);
+      const second = await rawSocket(limited.url);
+      const { client, closed } = (() => {
+        const opened = createClient({ url: limited.url.replace(/^http/, 'ws') + '/api/v1/gateway', webSocketImpl: WebSocket, connectionParams: { apiKey: KEY }, lazy: false, retryAttempts: 0, onNonLazyError: () => undefined });
+        return { client: opened, closed: new Promise<number>((resolve) => opened.on('closed', (event) => resolve((event as { code: number }).code))) };
+      })();
+      clients.push(client);
+      expect(await closed).toBe(4029);
+      expect([first.ws.readyState, second.ws.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
+      // A socket closed frees its place.
+      first.ws.close();
+      await first.closed;
+      const third = await rawSocket(limited.url);
+      expect(third.ws.readyState).toBe(WebSocket.OPEN);
+      second.ws.close();
+      third.ws.close();
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('drops a socket that stops answering pings, and keeps one that answers', async () => {
+    const pinging = await instanceWith({ GATEWAY_PING_MS: '150' });
+    try {
+      const silent = await rawSocket(pinging.url, { autoPong: false });
+      const answering = await rawSocket(pinging.url);
+      const code = await Promise.race([silent.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 3000))]);
+      expect(code).toBe(1006);
+      expect(answering.ws.readyState).toBe(WebSocket.OPEN);
+      answering.ws.close();
+    } finally {
+      await pinging.close();
+    }
+  });
+
+  it('closes a subscriber that stops reading with 4008 once its backlog passes the limit; it resumes from its cursor', async () => {
+    const bounded = await instanceWith({ GATEWAY_MAX_QUEUED: '5' });
+    try {
+      // Large messages (a hundred matches under 60 aliases, about 1.4 MB) fill the socket's buffers
+      // after a few changes; from then on the backlog grows by one per write.
+      const aliases = Array.from({ length: 60 }, (_, i) => `p${i}: matchPage(limit: 100) { ...M }`).join(' ');
+      const fragment = 'fragment M on MatchPage { data { id status bestOf opponentA { score } opponentB { score } maps { mapId scoreA scoreB } scheduledAt updatedAt } }';
+      const { ws, closed } = await rawSocket(bounded.url);
+      const taken: { cursor: string; revision: number }[] = [];
+      ws.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === 'next') taken.push(message.payload.data.eventChanged);
+      });
+      ws.send(JSON.stringify({ id: 's', type: 'subscribe', payload: { query: `subscription { eventChanged(eventId: "evt_live") { cursor revision event { ${aliases} } } } ${fragment}` } }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The overlay stalls: it reads nothing while 20 changes are written.
+      ws.pause();
+      const before = await revisionOf('evt_live');
+      for (let n = 0; n < 20; n++) expect((await write('PATCH', '/api/v2/events/evt_live/matches/mtc_live_b_120', { scoreB: n })).status).toBe(200);
+      // When it reads again, it finds what was sent before its backlog overflowed, then the close.
+      ws.resume();
+      expect(await closed).toBe(4008);
+      expect(taken.length).toBeGreaterThan(0);
+      expect(taken.length).toBeLessThan(20);
+      // It comes back with the last cursor it took and receives every change it had missed.
+      const { client } = connect('/api/v1/gateway', { apiKey: KEY });
+      const resumed = collect(client, 'subscription ($after: String) { eventChanged(eventId: "evt_live", after: $after) { cursor revision } }', { after: taken[taken.length - 1].cursor });
+      await until(() => taken.length + resumed.messages.length >= 20, 'the missed changes');
+      const revisions = [...taken.map((t) => t.revision), ...resumed.messages.map((m) => m.data!.eventChanged.revision as number)];
+      expect(revisions).toEqual(Array.from({ length: 20 }, (_, i) => before + 1 + i));
+    } finally {
+      await bounded.close();
+    }
+  }, 120_000);
 });
