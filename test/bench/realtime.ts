@@ -37,7 +37,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 export async function realtimeBench(databaseUrl: string) {
   await prepare(databaseUrl);
-  const server = await startBenchServer('platform', databaseUrl, {}, { profile: true });
+  // Webhooks are delivered by a worker process of their own, as at scale: the worker's transactions
+  // would otherwise share this process and hold the feed back while they run.
+  const server = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' }, { profile: true });
   const writer = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' });
   const clients: Client[] = [];
   try {
@@ -73,6 +75,8 @@ export async function realtimeBench(databaseUrl: string) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssSubscribed = server.rssMiB();
 
+    const cpuAtStart = { server: server.cpuMs(), writer: writer.cpuMs(), subscribers: process.cpuUsage() };
+    const startedAt = performance.now();
     // One writer, a write every 20 ms, each with the revision the last one answered.
     let revision = 1;
     let writes = 0;
@@ -97,6 +101,13 @@ export async function realtimeBench(databaseUrl: string) {
     const expected = writes * SUBSCRIBERS;
     const deadline = performance.now() + 30_000;
     while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const elapsedMs = performance.now() - startedAt;
+    const subscribersCpu = process.cpuUsage(cpuAtStart.subscribers);
+    const cpu = {
+      gateway: server.cpuMs() - cpuAtStart.server,
+      writer: writer.cpuMs() - cpuAtStart.writer,
+      subscribers: (subscribersCpu.user + subscribersCpu.system) / 1000,
+    };
     for (const { revision: r, at } of pending) {
       const write = sent.get(r);
       if (!write) continue;
@@ -129,6 +140,8 @@ export async function realtimeBench(databaseUrl: string) {
     row("from the write's answer (lower bound)", fromAnswer);
     row("first subscriber of a write, from its answer", firstAfterAnswer);
     row('fan-out: first to last subscriber of a write', fanOut);
+    const share = (ms: number) => `${((ms / elapsedMs) * 100).toFixed(0)} % of a core, ${((ms * 1000) / Math.max(1, received)).toFixed(1)} µs per message`;
+    console.log(`CPU while writing and delivering: gateway ${share(cpu.gateway)}; subscribers' process ${share(cpu.subscribers)}; writer ${share(cpu.writer)}`);
     console.log(`server resident memory: ${rssBefore.toFixed(0)} MiB before, ${rssSubscribed.toFixed(0)} MiB with ${SUBSCRIBERS} subscribers: ${(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1)} KiB per subscriber`);
     if (received !== expected) throw new Error(`${expected - received} messages were not delivered`);
   } finally {

@@ -33,6 +33,8 @@ export interface BenchServer {
   url: string;
   child: ChildProcess;
   rssMiB(): number;
+  /** CPU time the process has used so far (user + system), in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,11 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
       resolve({
         url: chunk.toString().trim().split('\n')[0],
         child,
+        cpuMs: () => {
+          // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses: clock ticks.
+          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+          return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        },
         rssMiB: () => {
           const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
           return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
