@@ -6,8 +6,10 @@ import { competitionWriteRoutes } from './competition-writes.ts';
 import { esportsRoutes } from './esports.ts';
 import { developerRoutes } from './developer.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { ownerTransferRoutes } from './owner-transfers.ts';
+import { chatRoutes } from './chat.ts';
 import { v1Routes } from './v1.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...apiKeyRoutes, ...v1Routes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...chatRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...ownerTransferRoutes, ...apiKeyRoutes, ...v1Routes];

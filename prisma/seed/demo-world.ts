@@ -346,9 +346,10 @@ export async function loadDemoWorld(db: Db): Promise<void> {
       });
       await tx.chatReaction.createMany({
         data: [
-          { messageId: 'msg_hello', emoji: '🔥', actorType: 'application', actorId: 'app_demo' },
-          { messageId: 'msg_hello', emoji: '🔥', actorType: 'user', actorId: 'usr_bob' },
-          { messageId: 'msg_hello', emoji: '👍', actorType: 'user', actorId: 'usr_carol' },
+          // Reactions are listed in the order each emoji was first used.
+          { messageId: 'msg_hello', emoji: '🔥', actorType: 'application', actorId: 'app_demo', createdAt: at(292) },
+          { messageId: 'msg_hello', emoji: '🔥', actorType: 'user', actorId: 'usr_bob', createdAt: at(293) },
+          { messageId: 'msg_hello', emoji: '👍', actorType: 'user', actorId: 'usr_carol', createdAt: at(294) },
         ],
       });
 

@@ -5,10 +5,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { routeSamples } from '../support/route-samples.ts';
+import { routeSamples, samplePath } from '../support/route-samples.ts';
 
 let server: TestServer;
-const SAMPLES = routeSamples(async (eventId) => (await server.db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision);
+const SAMPLES = routeSamples({
+  revisionOf: async (eventId) => (await server.db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision,
+  pendingTransferOf: async (applicationId) =>
+    (await server.db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
+  messageRevisionOf: async (id) => (await server.db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
+});
 let document: { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>>; components: object };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 
@@ -53,7 +58,7 @@ describe('OpenAPI document', () => {
         const headers = { ...(init.headers as Record<string, string>) };
         delete headers.authorization;
         if (authorization) headers.authorization = authorization;
-        const response = await fetch(`${server.url}${sample.path}`, { method: row.method.toUpperCase(), ...init, headers });
+        const response = await fetch(`${server.url}${await samplePath(sample)}`, { method: row.method.toUpperCase(), ...init, headers });
         expect(response.status, `${row.operationId} ${authorization ?? 'without a token'}`).toBe(401);
         expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
         expect((await response.json()).error.code).toBe('invalid_token');
@@ -66,8 +71,9 @@ describe('OpenAPI document', () => {
       const statuses = new Set<number>();
       for (const sample of SAMPLES[row.operationId] ?? []) {
         const init = typeof sample.init === 'function' ? await sample.init() : sample.init;
-        const response = await fetch(`${server.url}${sample.path}`, { method: row.method.toUpperCase(), ...init });
-        expect(response.status, sample.path).toBe(sample.status);
+        const path = await samplePath(sample);
+        const response = await fetch(`${server.url}${path}`, { method: row.method.toUpperCase(), ...init });
+        expect(response.status, path).toBe(sample.status);
         const documented = document.paths[row.path][row.method].responses[String(response.status)];
         expect(documented, `status ${response.status} documented for ${row.operationId}`).toBeDefined();
         const schema = documented.content['application/json'].schema;

@@ -3,9 +3,19 @@
 // A new route without samples fails the OpenAPI test.
 import { bearer } from './server.ts';
 
-export type Sample = { path: string; init?: RequestInit | (() => Promise<RequestInit>); status: number };
+/** A path may be looked up when the sample runs: the id of something an earlier sample created. */
+export type Sample = { path: string | (() => Promise<string>); init?: RequestInit | (() => Promise<RequestInit>); status: number };
 
-export function routeSamples(revisionOf: (eventId: string) => Promise<number>): Record<string, Sample[]> {
+export const samplePath = (sample: Sample): Promise<string> => (typeof sample.path === 'function' ? sample.path() : Promise.resolve(sample.path));
+
+export interface SampleState {
+  revisionOf(eventId: string): Promise<number>;
+  /** The newest pending owner transfer of an application (otr_none when there is none). */
+  pendingTransferOf(appId: string): Promise<string>;
+  messageRevisionOf(messageId: string): Promise<number>;
+}
+
+export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
   const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -32,6 +42,16 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const keyed = (method: string, body?: unknown) => () => Promise.resolve(json(method, body, { 'idempotency-key': `openapi-${++keys}` }));
+  /** A POST of an owner-transfer route with a fresh Idempotency-Key. */
+  const transferInit = (token: string, body?: unknown) => () =>
+    Promise.resolve<RequestInit>({
+      method: 'POST',
+      headers: { ...bearer(token), 'idempotency-key': `openapi-${++keys}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const chat = '/api/v2/matches/mtc_open_1/chat/messages';
+  /** A reaction write with msg_hello's current revision. */
+  const reactionInit = (token = 'demo-token-app') => async (): Promise<RequestInit> => ({ headers: { ...bearer(token), 'if-match': `"${await messageRevisionOf('msg_hello')}"` } });
   const esportsInit = (installation = 'ins_demo_org') => ({ headers: { ...bearer('demo-token-app'), 'svc-installation-id': installation } });
 
   return {
@@ -297,6 +317,66 @@ export function routeSamples(revisionOf: (eventId: string) => Promise<number>): 
     revokeOrganisationApiKey: [
       { path: '/api/v2/organisations/org_demo/api-keys/key_demo_spare', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 200 },
       { path: '/api/v2/organisations/org_demo/api-keys/key_nope', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 404 },
+    ],
+    // Owner transfers, in route-table order: app_demo is offered to org_rival and app_noesports to
+    // org_demo (the creations answer 201), otr_pending is accepted by dave, app_demo's offer declined
+    // by dave and app_noesports' cancelled by dave, who manages its owner.
+    createOwnerTransfer: [
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers', init: transferInit('demo-token-alice', { toOwner: { type: 'organisation', id: 'org_rival' } }), status: 409 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers', init: transferInit('demo-token-app', { toOwner: { type: 'organisation', id: 'org_rival' } }), status: 403 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers', init: { method: 'POST', headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' }, body: '{"toOwner":{"type":"organisation","id":"org_rival"}}' }, status: 400 },
+      { path: '/api/v2/developer/apps/app_demo/owner-transfers', init: transferInit('demo-token-alice', { toOwner: { type: 'organisation', id: 'org_rival' }, expiresInDays: 3 }), status: 201 },
+      { path: '/api/v2/developer/apps/app_noesports/owner-transfers', init: transferInit('demo-token-dave', { toOwner: { type: 'organisation', id: 'org_demo' } }), status: 201 },
+    ],
+    listOwnerTransfers: [
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers', init: { headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers?status=expired', init: { headers: bearer('demo-token-dave') }, status: 200 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers?status=lost', init: { headers: bearer('demo-token-alice') }, status: 400 },
+      { path: '/api/v2/developer/apps/app_nope/owner-transfers', init: { headers: bearer('demo-token-alice') }, status: 404 },
+    ],
+    getOwnerTransfer: [
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_pending', init: { headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_pending', init: { headers: bearer('demo-token-noesports') }, status: 404 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_nope', init: { headers: bearer('demo-token-alice') }, status: 404 },
+    ],
+    acceptOwnerTransfer: [
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_expired/accept', init: transferInit('demo-token-dave'), status: 409 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_done/accept', init: transferInit('demo-token-alice'), status: 409 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_pending/accept', init: transferInit('demo-token-alice'), status: 403 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_nope/accept', init: transferInit('demo-token-dave'), status: 404 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_pending/accept', init: { method: 'POST', headers: bearer('demo-token-dave') }, status: 400 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_pending/accept', init: transferInit('demo-token-dave'), status: 200 },
+    ],
+    declineOwnerTransfer: [
+      { path: () => pendingTransferOf('app_demo').then((id) => `/api/v2/developer/apps/app_demo/owner-transfers/${id}/decline`), init: transferInit('demo-token-alice'), status: 403 },
+      { path: () => pendingTransferOf('app_demo').then((id) => `/api/v2/developer/apps/app_demo/owner-transfers/${id}/decline`), init: transferInit('demo-token-dave'), status: 200 },
+    ],
+    cancelOwnerTransfer: [
+      { path: () => pendingTransferOf('app_noesports').then((id) => `/api/v2/developer/apps/app_noesports/owner-transfers/${id}/cancel`), init: transferInit('demo-token-alice'), status: 403 },
+      { path: () => pendingTransferOf('app_noesports').then((id) => `/api/v2/developer/apps/app_noesports/owner-transfers/${id}/cancel`), init: transferInit('demo-token-dave'), status: 200 },
+      { path: '/api/v2/developer/apps/app_transfer/owner-transfers/otr_expired/cancel', init: transferInit('demo-token-dave'), status: 409 },
+    ],
+    listChatMessages: [
+      { path: '/api/v2/matches/mtc_open_1/chat/messages', init: app, status: 200 },
+      { path: '/api/v2/matches/mtc_open_1/chat/messages?limit=1', init: { headers: { ...app.headers, 'svc-installation-id': 'ins_demo_org' } }, status: 200 },
+      { path: '/api/v2/matches/mtc_open_1/chat/messages?limit=0', init: app, status: 400 },
+      { path: '/api/v2/matches/mtc_open_1/chat/messages', init: { headers: bearer('demo-token-noesports') }, status: 404 },
+      { path: '/api/v2/matches/mtc_nope/chat/messages', init: app, status: 404 },
+    ],
+    addChatReaction: [
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('👍')}`, init: reactionInit(), status: 200 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('👍')}`, init: reactionInit(), status: 200 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('👍')}`, init: app, status: 428 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('👍')}`, init: { headers: { ...app.headers, 'if-match': '"1"' } }, status: 412 },
+      { path: `${chat}/msg_hello/reactions/thumbs`, init: reactionInit(), status: 400 },
+      { path: `${chat}/msg_deleted/reactions/${encodeURIComponent('👍')}`, init: { headers: { ...app.headers, 'if-match': '"2"' } }, status: 404 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('👍')}`, init: reactionInit('demo-token-noesports'), status: 403 },
+    ],
+    removeChatReaction: [
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('🔥')}`, init: reactionInit(), status: 200 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('🔥')}`, init: reactionInit(), status: 200 },
+      { path: `${chat}/msg_hello/reactions/${encodeURIComponent('🔥')}`, init: app, status: 428 },
+      { path: `${chat}/msg_deleted/reactions/${encodeURIComponent('🔥')}`, init: { headers: { ...app.headers, 'if-match': '"2"' } }, status: 404 },
     ],
     v1ListMaps: [
       { path: '/api/v1/maps?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },

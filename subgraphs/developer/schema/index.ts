@@ -6,6 +6,7 @@ import './application.ts';
 import './authority-context.ts';
 import './token.ts';
 import './webhook.ts';
+import './owner-transfer.ts';
 
 export { builder };
 export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });

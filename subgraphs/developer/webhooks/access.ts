@@ -5,6 +5,7 @@
 import type { SubgraphContext } from '../../shared/context.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import type { Authority } from '../../shared/authority.ts';
+import { managesOwner } from '../owners.ts';
 
 export async function managedApplication(ctx: SubgraphContext, applicationId: string): Promise<Authority> {
   const authority = await ctx.authority();
@@ -13,17 +14,4 @@ export async function managedApplication(ctx: SubgraphContext, applicationId: st
     throw forbidden("The user does not manage this application's owner.", 'missing_permission');
   }
   return authority;
-}
-
-async function managesOwner(ctx: SubgraphContext, userId: string, owner: { type: string; id: string }): Promise<boolean> {
-  if (owner.type === 'user') return owner.id === userId;
-  if (owner.type === 'organisation') {
-    const member = await ctx.db.organisationMember.findUnique({ where: { organisationId_userId: { organisationId: owner.id, userId } } });
-    return member?.role === 'administrator';
-  }
-  if (owner.type === 'team') {
-    const member = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId: owner.id, userId } } });
-    return member?.role === 'captain' || member?.role === 'coach';
-  }
-  return false;
 }

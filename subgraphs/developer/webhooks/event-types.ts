@@ -114,6 +114,34 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     }),
   },
   {
+    name: 'chat.reaction_added',
+    description: "An application added its reaction to a match chat message (resourceType chat_message; the event's revision does not move).",
+    details: object({ matchId: id, messageId: id, emoji: id, messageRevision: { type: 'integer' } }),
+  },
+  {
+    name: 'chat.reaction_removed',
+    description: 'An application removed its reaction from a match chat message.',
+    details: object({ matchId: id, messageId: id, emoji: id, messageRevision: { type: 'integer' } }),
+  },
+  ...(
+    [
+      ['created', 'A user who manages the application’s owner offered it to another owner.'],
+      ['accepted', 'A user who manages the new owner accepted the transfer: the application now belongs to toOwner.'],
+      ['declined', 'A user who manages the new owner declined the transfer.'],
+      ['cancelled', 'The sender withdrew the transfer.'],
+    ] as const
+  ).map(([status, description]) => ({
+    name: `application.owner_transfer.${status}`,
+    description: `${description} resourceType is application and resourceId the application; delivered to that application’s own endpoints, through its first active installation.`,
+    details: object({
+      transferId: id,
+      status: { const: status === 'created' ? 'pending' : status },
+      fromOwner: object({ type: id, id }),
+      toOwner: object({ type: id, id }),
+      expiresAt: { type: 'string', format: 'date-time' },
+    }),
+  })),
+  {
     name: 'webhook.test',
     description: 'Sent by POST …/webhook-endpoints/{endpointId}/test to that endpoint alone, whatever it subscribes to.',
     details: object({ endpointId: id, message: id }),

@@ -1,8 +1,9 @@
 // Fan-out: each change of the feed becomes one delivery per active endpoint subscribed to its type
 // whose application is installed (actively) on the change's event or organisation; that
 // installation is the delivery's. Changes tied to neither go, through the application's first active
-// installation, to every application (maps.updated: public reference data) or to those whose owner
-// holds esports_data (esports.imported). The feed position is kept in
+// installation, to every application (maps.updated: public reference data), to those whose owner
+// holds esports_data (esports.imported), or to the application a change is about (its owner
+// transfers). The feed position is kept in
 // ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
 // set, so any number of workers may run this: one wins each batch, the others read again.
 import type { Database, SqlStatement } from '../../shared/db/database.ts';
@@ -26,15 +27,17 @@ const MOVE_SQL = `
 const DELIVERIES_SQL = `
   INSERT INTO "WebhookDelivery" (id, "applicationId", "installationId", "endpointId", "eventId", "eventType", "changeId", payload, status, "nextAttemptAt", "createdAt", "updatedAt")
   SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), e."applicationId", r.id, e.id, c.id, c.type, c.id, c.payload::jsonb, 'pending', ${NOW}, ${NOW}, ${NOW}
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS c(id, type, org, event, payload)
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS c(id, type, org, event, payload, rtype, rid)
   JOIN "WebhookEndpoint" e ON e.status = 'active' AND c.type = ANY(e."subscribedEvents")
+    -- A change to an application (its owner transfers) is the business of that application alone.
+    AND (c.rtype <> 'application' OR e."applicationId" = c.rid)
   CROSS JOIN LATERAL (
     SELECT i.id FROM "Installation" i
     WHERE i."applicationId" = e."applicationId" AND i.status = 'active'
       AND ((i."targetType" = 'event' AND i."targetId" = c.event)
         OR (i."targetType" = 'organisation' AND i."targetId" = c.org)
-        OR (c.org IS NULL AND c.event IS NULL AND c.type = 'maps.updated')
-        OR (c.org IS NULL AND c.event IS NULL AND c.type <> 'maps.updated' AND EXISTS (
+        OR (c.org IS NULL AND c.event IS NULL AND (c.type = 'maps.updated' OR c.rtype = 'application'))
+        OR (c.org IS NULL AND c.event IS NULL AND c.type = 'esports.imported' AND EXISTS (
               SELECT 1 FROM "Application" a JOIN "Entitlement" en ON en."ownerType" = a."ownerType" AND en."ownerId" = a."ownerId"
               WHERE a.id = e."applicationId" AND en.name = 'esports_data' AND (en."expiresAt" IS NULL OR en."expiresAt" > ${NOW}))))
     ORDER BY (i."targetType" = 'event') DESC, i.id
@@ -94,6 +97,8 @@ export async function fanOut(db: Database, batch = 500): Promise<number> {
             column((c) => c.organisationId),
             column((c) => c.eventId),
             column((c) => JSON.stringify(deliveryBody(c))),
+            column((c) => c.resourceType),
+            column((c) => c.resourceId),
           ],
         },
         NOTIFY_DELIVERIES,
