@@ -74,3 +74,16 @@ export const conditionalList = (pick: (data: Record<string, unknown>) => unknown
     return { headers: { ETag: page.etag }, notModified: page.notModified };
   },
 });
+
+/** Headers of a POST that creates: Idempotency-Key required. */
+export const idempotentHeaders = z.object({
+  'idempotency-key': z.string().min(1).max(255).describe('Required: your unique key for this request; a retry with it replays the first result (24 h).'),
+  'x-request-id': requestIdHeader,
+});
+
+export const REPLAY_HEADER = {
+  'Idempotent-Replayed': { description: 'true when this is the stored result of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+};
+
+/** The Idempotent-Replayed header of an answer whose `replayed` is true. */
+export const replayedHeader = (value: unknown): Record<string, string> => ((value as { replayed?: boolean }).replayed ? { 'Idempotent-Replayed': 'true' } : {});

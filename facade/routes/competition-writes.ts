@@ -16,7 +16,7 @@ import {
 } from '../../subgraphs/competitions/inputs.ts';
 import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
 import { WRITES, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
-import { idParam, requestIdHeader, selectionOf } from './common.ts';
+import { idParam, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 
 export const writeResult = z
@@ -35,7 +35,7 @@ const writeHeaders = (idempotent: boolean) =>
 
 const WRITE_HEADERS_DOC = {
   ETag: { description: 'The event revision after the write, e.g. "4".', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: 'true when this is the stored result of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+  ...REPLAY_HEADER,
 };
 
 interface WriteSpec {
@@ -81,7 +81,7 @@ function writeRoute(spec: WriteSpec): RouteRow {
     },
     respond: (data) => {
       const result = data[field] as { revision: number; replayed: boolean };
-      return { headers: { ETag: `"${result.revision}"`, ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) } };
+      return { headers: { ETag: `"${result.revision}"`, ...replayedHeader(result) } };
     },
     documentedHeaders: WRITE_HEADERS_DOC,
     success: { status, schema: writeResult, description: status === 201 ? 'Created: resourceId is the new resource.' : 'The write result.' },

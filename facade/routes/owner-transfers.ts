@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createTransferInput, TRANSFER_STATUSES } from '../../subgraphs/developer/owner-transfers/inputs.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Owner transfers';
 
@@ -27,15 +27,9 @@ export const ownerTransferSchema = z
 
 const TRANSFER = selectionOf(ownerTransferSchema);
 const headers = z.object({ 'x-request-id': requestIdHeader });
-const keyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(255).describe('Required: your unique key for this request; a retry with it replays the first result (24 h).'),
-  'x-request-id': requestIdHeader,
-});
 const appPath = z.object({ appId: idParam });
 const transferPath = z.object({ appId: idParam, transferId: idParam });
-const REPLAY_HEADER = { 'Idempotent-Replayed': { description: 'true when this is the stored result of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } };
 const ETAG_HEADER = { ETag: { description: 'The transfer revision, e.g. "2".', schema: { type: 'string' } } };
-const replayed = (value: unknown): Record<string, string> => ((value as { replayed?: boolean }).replayed ? { 'Idempotent-Replayed': 'true' } : {});
 const etag = (value: unknown) => `"${(value as { revision: number }).revision}"`;
 
 const demoTransfer = {
@@ -63,7 +57,7 @@ const transitionRoute = (kind: 'accept' | 'decline' | 'cancel', summary: string,
     summary,
     description: `${description} Idempotency-Key is required (missing → 400); a retry with it answers the first result, Idempotent-Replayed: true. A transfer that is no longer pending or has expired is 409 conflict, details[].issue not_pending or expired.`,
     security: 'bearer',
-    input: { path: transferPath, headers: keyHeaders },
+    input: { path: transferPath, headers: idempotentHeaders },
     operation: prepareOperation(
       `mutation ${name}($appId: ID!, $transferId: ID!, $idempotencyKey: String!) {
         ${field}(appId: $appId, transferId: $transferId, idempotencyKey: $idempotencyKey) { ${TRANSFER} replayed }
@@ -74,7 +68,7 @@ const transitionRoute = (kind: 'accept' | 'decline' | 'cancel', summary: string,
       const { replayed: _replayed, ...transfer } = data[field] as Record<string, unknown>;
       return transfer;
     },
-    respond: (data) => ({ headers: { ETag: etag(data[field]), ...replayed(data[field]) } }),
+    respond: (data) => ({ headers: { ETag: etag(data[field]), ...replayedHeader(data[field]) } }),
     documentedHeaders: { ...ETAG_HEADER, ...REPLAY_HEADER },
     success: { status: 200, schema: ownerTransferSchema, description: 'The transfer as it is now.' },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
@@ -92,7 +86,7 @@ export const ownerTransferRoutes: RouteRow[] = [
     description:
       "Creates a pending transfer of the application to toOwner (an organisation, team or user), which a user who manages toOwner may accept until expiresAt (expiresInDays, default 7, at most 30). The caller is a user who manages the application's current owner, with a token of any application (an application actor is 403). One pending transfer at a time: another one is 409 conflict (issue transfer_pending, field its id). toOwner must exist and differ from the current owner (else 400). Idempotency-Key is required.",
     security: 'bearer',
-    input: { path: appPath, headers: keyHeaders, body: createTransferInput },
+    input: { path: appPath, headers: idempotentHeaders, body: createTransferInput },
     operation: prepareOperation(
       `mutation CreateOwnerTransfer($appId: ID!, $input: CreateOwnerTransferInput!, $idempotencyKey: String!) {
         createOwnerTransfer(appId: $appId, input: $input, idempotencyKey: $idempotencyKey) { ${TRANSFER} replayed }
@@ -103,7 +97,7 @@ export const ownerTransferRoutes: RouteRow[] = [
       const { replayed: _replayed, ...transfer } = data.createOwnerTransfer as Record<string, unknown>;
       return transfer;
     },
-    respond: (data) => ({ headers: { ETag: etag(data.createOwnerTransfer), ...replayed(data.createOwnerTransfer) } }),
+    respond: (data) => ({ headers: { ETag: etag(data.createOwnerTransfer), ...replayedHeader(data.createOwnerTransfer) } }),
     documentedHeaders: { ...ETAG_HEADER, ...REPLAY_HEADER },
     success: { status: 201, schema: ownerTransferSchema, description: 'Created: the pending transfer.' },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],

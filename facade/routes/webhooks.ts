@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createEndpointInput, DELIVERY_STATUSES, recoverInput, updateEndpointInput } from '../../subgraphs/developer/webhooks/inputs.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Webhooks';
 const WHO =
@@ -73,10 +73,6 @@ const deletedSchema = z.object({ id: z.string(), deleted: z.boolean() }).strict(
 const recoveredSchema = z.object({ endpointId: z.string(), requeued: z.number().int() }).strict().meta({ id: 'WebhookRecoverResult' });
 
 const headers = z.object({ 'x-request-id': requestIdHeader });
-const keyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(255).describe('Required: your unique key for this request; a retry with it replays the first result (24 h).'),
-  'x-request-id': requestIdHeader,
-});
 const ifMatchHeaders = (required: boolean) =>
   z.object({
     'if-match': z
@@ -92,9 +88,7 @@ const deliveryPath = z.object({ appId: idParam, deliveryId: idParam });
 
 const ENDPOINT = selectionOf(webhookEndpointSchema);
 const DELIVERY = selectionOf(webhookDeliverySchema);
-const REPLAY_HEADER = { 'Idempotent-Replayed': { description: 'true when this is the stored result of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } };
 const ETAG_HEADER = { ETag: { description: 'The endpoint revision, e.g. "2".', schema: { type: 'string' } } };
-const replayed = (value: unknown): Record<string, string> => ((value as { replayed?: boolean }).replayed ? { 'Idempotent-Replayed': 'true' } : {});
 const app = (data: Record<string, unknown>) => data.application as Record<string, unknown>;
 
 const demoEndpoint = {
@@ -152,7 +146,7 @@ export const webhookRoutes: RouteRow[] = [
     summary: 'Create a webhook endpoint',
     description: `Creates an active HTTPS endpoint for the subscribed event types and answers it with its signing secret (whsec_…), the only time besides rotation that the secret is shown. At most 25 endpoints per application (the 26th is 400 limit_exceeded). URLs that are not https://, or that name localhost or a private, loopback, link-local, multicast or reserved address, are 400. Unknown event types are 400. ${WHO}`,
     security: 'bearer',
-    input: { path: appPath, headers: keyHeaders, body: createEndpointInput },
+    input: { path: appPath, headers: idempotentHeaders, body: createEndpointInput },
     operation: prepareOperation(
       `mutation CreateWebhookEndpoint($appId: ID!, $input: CreateWebhookEndpointInput!, $idempotencyKey: String!) {
         createWebhookEndpoint(appId: $appId, input: $input, idempotencyKey: $idempotencyKey) { ${selectionOf(endpointWithSecret)} replayed }
@@ -163,7 +157,7 @@ export const webhookRoutes: RouteRow[] = [
       const { endpoint, secret } = data.createWebhookEndpoint as { endpoint: unknown; secret: string };
       return { endpoint, secret };
     },
-    respond: (data) => ({ headers: { ETag: `"${(data.createWebhookEndpoint as { endpoint: { revision: number } }).endpoint.revision}"`, ...replayed(data.createWebhookEndpoint) } }),
+    respond: (data) => ({ headers: { ETag: `"${(data.createWebhookEndpoint as { endpoint: { revision: number } }).endpoint.revision}"`, ...replayedHeader(data.createWebhookEndpoint) } }),
     documentedHeaders: { ...ETAG_HEADER, ...REPLAY_HEADER },
     success: { status: 201, schema: endpointWithSecret, description: 'Created: the endpoint and its signing secret.' },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
@@ -366,7 +360,7 @@ export const webhookRoutes: RouteRow[] = [
     summary: 'Redeliver a webhook',
     description: `Queues a new delivery with the same payload as a succeeded or dead-letter delivery; the new one has redeliveryOf set and its own id (and webhook-id); the original is unchanged. Any other status is 409 conflict. Idempotency-Key required. ${WHO}`,
     security: 'bearer',
-    input: { path: deliveryPath, headers: keyHeaders },
+    input: { path: deliveryPath, headers: idempotentHeaders },
     operation: prepareOperation(
       `mutation RedeliverWebhookDelivery($appId: ID!, $deliveryId: ID!, $idempotencyKey: String!) {
         redeliverWebhookDelivery(appId: $appId, deliveryId: $deliveryId, idempotencyKey: $idempotencyKey) { ${DELIVERY} replayed }
@@ -377,7 +371,7 @@ export const webhookRoutes: RouteRow[] = [
       const { replayed: _replayed, ...delivery } = data.redeliverWebhookDelivery as Record<string, unknown>;
       return delivery;
     },
-    respond: (data) => ({ headers: replayed(data.redeliverWebhookDelivery) }),
+    respond: (data) => ({ headers: replayedHeader(data.redeliverWebhookDelivery) }),
     documentedHeaders: REPLAY_HEADER,
     success: { status: 201, schema: webhookDeliverySchema, description: 'The new delivery.' },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
