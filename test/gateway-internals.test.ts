@@ -6,6 +6,8 @@ import { operationFromDocument } from '@apollo/federation-internals';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { gatewayExecutor, gatewayQueryPlanner } from '../facade/graphql/gateway-internals.ts';
+import { createGateway } from '../facade/graphql/gateway.ts';
+import { openDatabase } from '../subgraphs/shared/db/database.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
 import { supergraphPath } from '../schema/compose.ts';
 
@@ -25,6 +27,24 @@ describe('gateway internals', () => {
       expect(plan('query B { authContext { installation { organisation { name } } } }')?.kind).toBe('Sequence');
     } finally {
       await gateway.stop();
+    }
+  });
+
+  it('sends no telemetry: without APOLLO_TELEMETRY_DISABLED the gateway would start a meter exporting to Apollo', async () => {
+    const dispose = (gateway: ApolloGateway) => (gateway as unknown as { toDispose: unknown[] }).toDispose;
+    delete process.env.APOLLO_TELEMETRY_DISABLED;
+    // The library's own behaviour, so that this test fails if an upgrade renames what it guards.
+    const plain = new ApolloGateway({ supergraphSdl: await readFile(supergraphPath, 'utf8') });
+    expect(dispose(plain)).toHaveLength(1);
+    await (dispose(plain)[0] as () => Promise<void>)();
+    delete process.env.APOLLO_TELEMETRY_DISABLED;
+    const db = openDatabase({ url: '', dataDir: 'memory://' });
+    try {
+      const { gateway } = await createGateway({ db, subgraphUrls: { competitions: 'http://127.0.0.1:9/graphql' }, logError: () => undefined });
+      expect(dispose(gateway)).toHaveLength(0);
+      expect(process.env.APOLLO_TELEMETRY_DISABLED).toBe('true');
+    } finally {
+      await db.close();
     }
   });
 });

@@ -56,6 +56,9 @@ export interface Gateway {
 
 export async function createGateway({ db, subgraphUrls, logError }: GatewayOptions): Promise<Gateway> {
   const supergraphSdl = await readFile(supergraphPath, 'utf8');
+  // @apollo/gateway 2.14 otherwise starts an OpenTelemetry meter that probes cloud metadata services
+  // and exports usage metrics to Apollo every hour: the platform sends nothing to third parties.
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const schemas = subgraphUrls ? undefined : await loadSubgraphSchemas();
   const gateway = new ApolloGateway({
     supergraphSdl,
