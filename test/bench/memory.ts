@@ -22,19 +22,34 @@ const MIX = [
   { method: 'GET', path: '/api/v2/users/%00', headers: bearer },
 ] as const;
 
-async function measure(label: string, env: Record<string, string>, requests: number) {
-  const server = await startServerProcess({ args: ['start', '--silent'], env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, ready: /GraphQL\s+(http:\/\/\S+)\/graphql/ });
+export interface MemoryFigures {
+  atStart: number;
+  after: number;
+  rps: number;
+}
+
+/**
+ * Resident memory of a server right after start and after `requests` of the mix. By default the
+ * server is `npm start` itself; `node` runs the compiled bundle with other flags (the flags benchmark).
+ */
+export async function residentMemory(env: Record<string, string>, requests: number, node?: string[]): Promise<MemoryFigures> {
+  const command = node ? { command: process.execPath, args: [...node, 'node_modules/.cache/esports-platform/main.mjs'] } : { args: ['start', '--silent'] };
+  const server = await startServerProcess({ ...command, env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, ready: /GraphQL\s+(http:\/\/\S+)\/graphql/ });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const atStart = rssMiB(server.pid);
     const result = await autocannon({ url: server.base, connections: 32, amount: requests, requests: MIX.map((r) => ({ ...r, headers: { ...r.headers } })) });
-    const after = rssMiB(server.pid);
     const failed = result.errors + result['5xx'];
-    console.log(`| ${label} | ${atStart.toFixed(0)} | ${after.toFixed(0)} | ${requests.toLocaleString('en')} | ${result.requests.average.toFixed(0)} | ${failed} |`);
     if (failed) throw new Error(`${failed} requests failed or answered 5xx`);
+    return { atStart, after: rssMiB(server.pid), rps: result.requests.average };
   } finally {
     await server.stop();
   }
+}
+
+async function measure(label: string, env: Record<string, string>, requests: number) {
+  const { atStart, after, rps } = await residentMemory(env, requests);
+  console.log(`| ${label} | ${atStart.toFixed(0)} | ${after.toFixed(0)} | ${requests.toLocaleString('en')} | ${rps.toFixed(0)} | 0 |`);
 }
 
 export async function memoryBench() {

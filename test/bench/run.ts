@@ -6,6 +6,7 @@ import { memoryBench } from './memory.ts';
 import { webhookBench } from './webhooks.ts';
 import { v1Bench } from './v1.ts';
 import { realtimeBench } from './realtime.ts';
+import { flagsBench } from './flags.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -18,6 +19,8 @@ try {
   if (!only || only === 'v1') await v1Bench(database.url);
   if (!only || only === 'realtime') await realtimeBench(database.url);
   if (!only || only === 'memory') await memoryBench();
+  // Not part of the default run: 21 servers and 14 memory runs (about twenty minutes).
+  if (only === 'flags') await flagsBench(database.url);
 } finally {
   await database.drop();
 }

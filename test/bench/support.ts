@@ -21,12 +21,13 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   return scratch;
 }
 
-/** The node flags npm start runs the server with (package.json), so the benchmark measures the same process. */
-export function startNodeFlags(): string[] {
+/** The environment and node flags npm start runs the server with (package.json), so the benchmark measures the same process. */
+export function startCommand(): { env: Record<string, string>; flags: string[] } {
   const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-  const match = /&& (?:exec )?node ((?:--\S+ )*)node_modules\/\.cache\/esports-platform\/main\.mjs/.exec(start);
+  const match = /&& ((?:\w+=\S+ )*)(?:exec )?node ((?:--\S+ )*)node_modules\/\.cache\/esports-platform\/main\.mjs/.exec(start);
   if (!match) throw new Error(`Cannot read the node flags of npm start: ${start}`);
-  return match[1].trim().split(' ').filter(Boolean);
+  const env = Object.fromEntries(match[1].trim().split(' ').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+  return { env, flags: match[2].trim().split(' ').filter(Boolean) };
 }
 
 export interface BenchServer {
@@ -41,14 +42,17 @@ export interface BenchServer {
 export interface BenchServerOptions {
   /** BENCH_PROFILE=<dir> writes a V8 CPU profile of this server there when it stops. */
   profile?: boolean;
+  /** Other node flags and environment than npm start's (the flags benchmark). */
+  command?: { env: Record<string, string>; flags: string[] };
 }
 
 export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: string, env: Record<string, string> = {}, options: BenchServerOptions = {}): Promise<BenchServer> {
   const profileDir = options.profile ? process.env.BENCH_PROFILE : undefined;
   // The compiled bundle, as npm start runs it (npm run bench builds it first).
-  const child = spawn(process.execPath, [...startNodeFlags(), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
+  const start = options.command ?? startCommand();
+  const child = spawn(process.execPath, [...start.flags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
+    env: { ...process.env, ...start.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { writeLoad } from './competitions.ts';
-import { root, startBenchServer, startNodeFlags } from './support.ts';
+import { root, startBenchServer, startCommand } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app' };
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
@@ -13,9 +13,10 @@ const DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 5000);
 const LOCAL = { WEBHOOKS_ALLOW_LOCAL: '1' };
 
 function startWorker(databaseUrl: string) {
-  const child = spawn(process.execPath, [...startNodeFlags(), 'node_modules/.cache/esports-platform/worker.mjs'], {
+  const start = startCommand();
+  const child = spawn(process.execPath, [...start.flags, 'node_modules/.cache/esports-platform/worker.mjs'], {
     cwd: root,
-    env: { ...process.env, ...LOCAL, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    env: { ...process.env, ...start.env, ...LOCAL, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return {

@@ -38,6 +38,8 @@ export async function waitUntilGone(pid: number, timeoutMs: number): Promise<boo
 }
 
 export interface StartOptions {
+  /** npm (the default), or another program such as node for a benchmark that varies its flags. */
+  command?: string;
   args: string[];
   env: Record<string, string>;
   /** Matches the printed URL; group 1 is the base URL. */
@@ -45,8 +47,8 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-export function startServerProcess({ args, env, ready, timeoutMs = 120_000 }: StartOptions): Promise<ServerProcess> {
-  const child = spawn('npm', args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServerProcess({ command = 'npm', args, env, ready, timeoutMs = 120_000 }: StartOptions): Promise<ServerProcess> {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
