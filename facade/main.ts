@@ -90,7 +90,7 @@ Esports competition platform is up on ${db.describe}${applied ? ` (applied ${app
   REST v1      ${base}/api/v1        (x-api-key), e.g. ${base}/api/v1/events
   GraphQL      ${base}/graphql   (open it in a browser for GraphiQL)
   Realtime     ${base.replace(/^http/, 'ws')}/api/v1/gateway (API keys), ${base.replace(/^http/, 'ws')}/graphql (tokens); graphql-ws
-  OAuth        ${base}/oauth/token
+  OAuth        ${base}/oauth/token   ${base}/oauth/authorize (users sign in and consent)
   OpenAPI      ${base}/api/openapi.json
   Docs         ${base}/docs
   Health       ${base}/healthz  ${base}/readyz  ${base}/metrics

@@ -23,6 +23,8 @@ import { mountDocs } from './openapi/docs-page.ts';
 import { mountRoutes } from './routes/mount.ts';
 import { routeTable } from './routes/index.ts';
 import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
+import { mountAuthorizePages } from './oauth/authorize.ts';
+import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig } from './http/rate-limits.ts';
 
 export interface PlatformOptions {
   db: Database;
@@ -31,6 +33,10 @@ export interface PlatformOptions {
   routeExecution?: 'auto' | 'gateway';
   /** Run a webhook worker in this process (default: unless WEBHOOK_WORKER=off). */
   webhookWorker?: boolean | WorkerOptions;
+  /** The rate limits (default: from the environment, RATE_LIMIT_*). */
+  rateLimits?: RateLimitConfig;
+  /** Where they are counted: Redis at this URL (default REDIS_URL), with this key prefix (default RATE_LIMIT_PREFIX). */
+  rateLimitStore?: { redisUrl?: string; prefix?: string };
 }
 
 export interface Platform {
@@ -57,7 +63,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off' }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
@@ -74,15 +80,20 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
     { local: schemas ? { db, schemas } : undefined, execution: routeExecution, logError },
   );
 
+  const limitStore = openRateLimitStore(db, (message, error) => logger.warn({ err: error }, message), rateLimitStore);
+  const limits = new RateLimits(rateLimits, limitStore.store);
+  const routeLimits = { limits, sql: db.sql };
+
   const router = new Router();
-  mountRoutes(router, routeTable, runner, logger);
+  mountRoutes(router, routeTable, runner, logger, routeLimits);
+  mountAuthorizePages(router, db, limits);
   mountIdeAssets(router);
-  mountGraphQL(router, graphql, gateway);
+  mountGraphQL(router, graphql, gateway, routeLimits);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router);
 
-  const realtime = new RealtimeGateway({ db, gateway, runner, log: (message, error) => logger.error({ err: error }, message) });
+  const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
 
   const worker = webhookWorker
@@ -154,6 +165,8 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
       await closed;
       await worker?.stop();
       await graphql.stop();
+      await limits.stop();
+      await limitStore.close();
     },
   };
 }

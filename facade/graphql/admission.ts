@@ -44,15 +44,18 @@ function parseOnce(query: string): Parsed | null {
   return parsed;
 }
 
-/** Throws an ApiError (validation_failed) when the request must be refused; otherwise returns. */
-export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): void {
-  if (typeof request.query !== 'string') return; // Apollo Server answers a missing query
+/**
+ * Throws an ApiError (validation_failed) when the request must be refused; otherwise answers the
+ * operation's estimated cost (1 when there is nothing to measure: Apollo Server will refuse it).
+ */
+export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): number {
+  if (typeof request.query !== 'string') return 1; // Apollo Server answers a missing query
   checkDocumentSize(request.query);
   const parsed = parseOnce(request.query);
-  if (!parsed) return;
+  if (!parsed) return 1;
   const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
   assertStorableOperation(parsed.document, variables, !parsed.literalsChecked);
   const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
-  if (!operation || !schema) return;
-  measureOperation(schema, parsed.document, operation, variables);
+  if (!operation || !schema) return 1;
+  return measureOperation(schema, parsed.document, operation, variables).cost;
 }

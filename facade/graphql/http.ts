@@ -13,6 +13,8 @@ import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
 import { sendIde, wantsIde } from './ide.ts';
+import type { RouteLimits } from '../routes/mount.ts';
+import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders } from '../http/rate-limits.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -56,8 +58,9 @@ function requestParts(ctx: Context): GraphQLRequestParts {
   return { query, variables: parsedVariables, operationName };
 }
 
-export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway) {
-  const handler = apolloKoa(server, async (ctx) => ({ scope: scopeOf(ctx) }));
+export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
+  // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
+  const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
@@ -65,14 +68,25 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     }
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
+    let cost: number;
     try {
-      admitGraphQLRequest(gateway.schema, requestParts(ctx));
+      cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       ctx.status = 400;
       ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId: ctx.state.requestId } }] };
       return;
     }
+    // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
+    const scope = (ctx.state.scope = scopeOf(ctx));
+    const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
+    if (!quota.allowed) {
+      for (const [name, value] of Object.entries(refusalHeaders(quota))) ctx.set(name, value);
+      ctx.status = 429;
+      ctx.body = { errors: [{ message: rateLimitedMessage(quota), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
+      return;
+    }
+    for (const [name, value] of Object.entries(rateLimitHeaders(quota))) ctx.set(name, value);
     await handler(ctx, next);
   });
 }

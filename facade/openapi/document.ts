@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   304: 'Not Modified: the ETag in If-None-Match is current.',
@@ -22,6 +24,56 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 type JsonSchema = Record<string, unknown>;
+
+/** The IETF rate-limit fields every limited answer carries (docs/errors.md#rate-limits). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { schema: { type: 'string' }, description: 'The quota that applies, e.g. "token";q=6000;w=60 (requests per window of seconds).' },
+  RateLimit: { schema: { type: 'string' }, description: 'What is left of it, e.g. "token";r=5990;t=42 (remaining, seconds until the window resets).' },
+};
+const RETRY_AFTER = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until a request may succeed again.' } };
+
+/** GET and POST /oauth/authorize: browser pages, not API operations, documented by hand. */
+function authorizePaths() {
+  const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+  const redirect = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' }, description: 'The redirect URI with code, state and iss, or with error, error_description, state and iss.' } } });
+  const params = AUTHORIZATION_PARAMS.map((name) => ({
+    name,
+    in: 'query',
+    required: ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method'].includes(name),
+    schema: name === 'code_challenge_method' ? { type: 'string', enum: ['S256'] } : name === 'response_type' ? { type: 'string', enum: ['code'] } : { type: 'string' },
+  }));
+  return {
+    get: {
+      operationId: 'authorize',
+      tags: ['OAuth'],
+      summary: 'Authorization endpoint (browser)',
+      description:
+        'RFC 6749 §4.1 with PKCE required (S256). Shows the sign-in page, then the consent page naming the application and each scope; the decision redirects to the registered redirect URI. An unknown client or a redirect URI not registered exactly answers an error page and never redirects; other errors redirect with error, state and iss. See docs/authentication.md.',
+      parameters: params,
+      responses: {
+        200: html('The sign-in or the consent page.'),
+        302: redirect('An error for the client, at its redirect URI.'),
+        400: html('An error page: nothing can be sent to the client.'),
+      },
+      security: [],
+    },
+    post: {
+      operationId: 'authorizeForm',
+      tags: ['OAuth'],
+      summary: 'The sign-in and consent forms',
+      description: 'Posted by the pages: the authorization request as hidden fields, the csrf field (equal to the esp_csrf cookie) and action sign_in (with username and password), approve, deny or sign_out.',
+      requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      responses: {
+        200: html('The page again (a sign-in that failed shows why).'),
+        303: redirect('To the consent page after signing in, or the decision to the client.'),
+        400: html('An error page.'),
+        401: html('The sign-in page: the username and password do not match.'),
+        429: html('The sign-in page: too many failed sign-ins from this address.'),
+      },
+      security: [],
+    },
+  };
+}
 
 /** Converts a zod schema, collecting named schemas (meta id) into components. */
 function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io: 'input' | 'output'): JsonSchema {
@@ -74,6 +126,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
   const paths: Record<string, Record<string, unknown>> = {};
   const headerDocs = (row: RouteRow) => ({
     'x-request-id': { schema: { type: 'string' }, description: 'The request id.' },
+    ...RATE_LIMIT_HEADERS,
     ...(row.documentedHeaders ?? {}),
   });
   for (const row of rows) {
@@ -95,6 +148,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
     for (const status of row.errors) {
       responses[status] = {
         description: STATUS_TEXT[status] ?? 'Error.',
+        ...(status === 429 ? { headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } } : {}),
         content: {
           'application/json': {
             schema:
@@ -127,6 +181,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
     }
     (paths[row.path] ??= {})[row.method] = operation;
   }
+  paths['/oauth/authorize'] = authorizePaths();
   return {
     openapi: '3.1.0',
     info: {
@@ -145,6 +200,19 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
       schemas: components,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token from POST /oauth/token.' },
+        oauth2: {
+          type: 'oauth2',
+          description: 'How access tokens are obtained: the authorization-code flow with PKCE (S256) for a token acting for a user, client credentials for the application itself. Refresh tokens rotate on every use.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+            },
+            clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) },
+          },
+        },
         clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret (client_secret_basic).' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Organisation API key (v1).' },
       },

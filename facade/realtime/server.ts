@@ -30,6 +30,8 @@ import { deliverSubscription } from './delivery.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
+import { checkDocumentSize, GRAPHQL_LIMITS, measureOperation } from '../graphql/limits.ts';
+import { operationPoints, rateLimitedMessage, type RateLimits } from '../http/rate-limits.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
@@ -79,6 +81,8 @@ export interface RealtimeOptions {
   db: Database;
   gateway: ApolloGateway;
   runner: OperationRunner;
+  /** Each subscription spends its estimated cost from its credential's quota, as a /graphql operation does. */
+  rateLimits: RateLimits;
   log: (message: string, error?: unknown) => void;
   pingMs?: number;
   sweepMs?: number;
@@ -180,13 +184,14 @@ export class RealtimeGateway {
     try {
       if (kind === 'token') {
         const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
-        await resolveAuthority(this.options.db.sql, authorization);
+        const authority = await resolveAuthority(this.options.db.sql, authorization);
         const token = authorization!.replace(/^Bearer\s+/i, '');
-        return { kind, hash: sha256(token), scope: () => ({ authorization }) };
+        const key = authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId;
+        return { kind, hash: sha256(token), scope: () => ({ authorization }), quota: { policy: 'token', key } };
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
-      await resolveApiKey(this.options.db.sql, apiKey);
-      return { kind, hash: sha256(apiKey!), scope: () => ({ apiKey }) };
+      const found = await resolveApiKey(this.options.db.sql, apiKey);
+      return { kind, hash: sha256(apiKey!), scope: () => ({ apiKey }), quota: { policy: 'apiKey', key: found.keyId } };
     } catch (error) {
       if (!(error instanceof ApiError)) this.options.log('gateway authentication failed', error);
       return null;
@@ -197,9 +202,10 @@ export class RealtimeGateway {
   private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
     let document: DocumentNode;
     try {
-      document = parse(payload.query, { maxTokens: 5000 });
+      checkDocumentSize(payload.query);
+      document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.tokens });
     } catch (error) {
-      return [error as GraphQLError];
+      return [asGraphQLError(error)];
     }
     const errors = validate(this.schema, document);
     if (errors.length) return errors;
@@ -208,6 +214,13 @@ export class RealtimeGateway {
     if (operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
     const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
     if (coerced.errors) return coerced.errors;
+    // The limits of /graphql (depth, aliases, fields, estimated cost), and the cost spent from the quota.
+    const { cost } = measureOperation(this.schema, document, operation, coerced.coerced);
+    const { policy, key } = socket.credential.quota;
+    const quota = await this.options.rateLimits.take(policy, key, operationPoints(cost));
+    if (!quota.allowed) {
+      return [new GraphQLError(rateLimitedMessage(quota), { extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], retryAfter: quota.resetSeconds } })];
+    }
     const fieldNode = operation.selectionSet.selections[0];
     if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
     const field = fieldNode.name.value as SubscriptionField;

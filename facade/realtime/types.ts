@@ -12,6 +12,8 @@ export interface Credential {
   hash: string;
   /** What a request made with this credential carries. */
   scope(): Pick<RequestScope, 'authorization' | 'apiKey'>;
+  /** The rate-limit quota its subscriptions spend: the application's (and user's), or the key's. */
+  quota: { policy: 'token' | 'apiKey'; key: string };
 }
 
 export interface SocketState {

@@ -14,6 +14,14 @@ import { refuseKeyInUrl } from '../../subgraphs/shared/api-keys.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { RouteInput, RouteRow } from './table.ts';
+import type { SqlRunner } from '../../subgraphs/shared/db/database.ts';
+import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
+
+export interface RouteLimits {
+  limits: RateLimits;
+  /** For the caller's credential, looked up once per request (the subgraphs reuse it). */
+  sql: SqlRunner;
+}
 
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -65,7 +73,32 @@ function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: numb
   ctx.body = { error: oauth, error_description: error.message };
 }
 
-export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner, logger: Logger) {
+/** 429 with the limit fields and Retry-After, in the route's error format. */
+function sendRateLimited(ctx: Context, row: RouteRow, decision: Decision) {
+  for (const [name, value] of Object.entries(refusalHeaders(decision))) ctx.set(name, value);
+  if (row.errorFormat === 'oauth') {
+    ctx.status = 429;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { error: 'temporarily_unavailable', error_description: rateLimitedMessage(decision) };
+    return;
+  }
+  sendError(ctx, 429, 'rate_limited', rateLimitedMessage(decision), [{ issue: 'rate_limit_exceeded' }]);
+}
+
+/**
+ * Spends the request's quota: a client's on the OAuth endpoints (refused outright while its address
+ * is past its failed authentications), the caller's on every other route. The decision says whether it may go on.
+ */
+async function spendQuota(ctx: Context, row: RouteRow, variables: Record<string, unknown>, context: GatewayContext, { limits, sql }: RouteLimits): Promise<Decision> {
+  if (row.security === 'client') {
+    const blocked = await limits.authFailuresOver(ctx.ip);
+    if (blocked) return blocked;
+    return limits.takeClient(String((variables.input as { clientId: string }).clientId));
+  }
+  return chargeCaller(limits, sql, context.scope, ctx.ip, 1);
+}
+
+export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner, logger: Logger, routeLimits: RouteLimits) {
   for (const row of rows) {
     runner.check(row.operation);
     router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
@@ -87,10 +120,14 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         throw error;
       }
       const context: GatewayContext = { scope: scopeOf(ctx) };
+      const quota = await spendQuota(ctx, row, variables, context, routeLimits);
+      if (!quota.allowed) return sendRateLimited(ctx, row, quota);
+      for (const [name, value] of Object.entries(rateLimitHeaders(quota))) ctx.set(name, value);
       const result = await runner.run(row.operation, variables, context);
       const error = result.errors?.[0];
       if (error) {
         const { status, code } = statusOfGraphQLError(error);
+        if (row.security === 'client' && error.extensions?.oauthError === 'invalid_client') await routeLimits.limits.recordAuthFailure(ctx.ip);
         if (status >= 500) logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
         // An API key is not a bearer token: only bearer routes challenge for one.

@@ -7,6 +7,16 @@ export const SCOPES = [
   'event.results:manage',
   'broadcast:manage',
 ] as const;
+/** What each scope lets an application do, as the consent page says it. */
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  'event:manage': 'Publish events and change their settings (map veto)',
+  'event.structure:manage': 'Add stages and groups to events',
+  'event.participants:manage': 'Invite teams and manage participants and their lineups',
+  'event.results:manage': 'Report match results and adjust standings',
+  'broadcast:manage': 'Manage broadcast configuration, playdays and their staff',
+  'esports:publish': 'Publish esports data',
+};
+
 /** Scopes of data providers: publishing esports data. */
 export const PROVIDER_SCOPES = ['esports:publish'] as const;
 

@@ -2,6 +2,7 @@
 // graphql-jit; the others go through the gateway. Both ways must answer alike: every route's samples are sent, in the same order,
 // to a server that takes the direct way and to one that sends everything through the gateway (each on
 // its own copy of the demo world), and their statuses, bodies and headers compared.
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { createGateway } from '../../facade/graphql/gateway.ts';
@@ -24,6 +25,13 @@ const stateIn = (server: () => TestServer): SampleState => ({
   pendingTransferOf: async (applicationId) =>
     (await server().db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
   messageRevisionOf: async (id) => (await server().db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
+  userToken: async (userId) => {
+    const token = `esp_at_sample_${randomUUID()}`;
+    await server().db.prisma.accessToken.create({
+      data: { id: `tok_sample_${randomUUID()}`, tokenHash: createHash('sha256').update(token).digest('hex'), applicationId: 'app_demo', actorType: 'user', userId, scopes: ['event:manage'], expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    return token;
+  },
 });
 
 /**
@@ -38,7 +46,8 @@ function normalise(text: string): string {
     .replace(/"access_token":"[^"]+"/g, '"access_token":"…"')
     .replace(/"secret":"whsec_[^"]+"/g, '"secret":"whsec_…"')
     .replace(/"(key|prefix)":"okey_[^"]+"/g, '"$1":"okey_…"')
-    .replace(/"(lastUsedAt|expiresAt|revokedAt)":"[^"]+"/g, '"$1":"…"')
+    .replace(/"(lastUsedAt|expiresAt|revokedAt|authorizedAt)":"[^"]+"/g, '"$1":"…"')
+    .replace(/"(iat|exp)":\d+/g, '"$1":…')
     .replace(/"(createdAt|updatedAt|deliveredAt|startedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/\b(chg_test)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…')
     .replace(/\b(stg|grp|inv|adj|tok|whe|dlv|key|otr)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');

@@ -14,6 +14,7 @@ type Schema = Record<string, unknown>;
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema }
 interface Operation {
   operationId: string;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   security?: Record<string, unknown>[];
@@ -175,7 +176,7 @@ async function send(probe: Probe, path: string, oauth: boolean): Promise<void> {
   for (const [name, value] of probe.query ?? []) url.searchParams.append(name, value);
   let response: Response;
   try {
-    response = await fetch(url, { method: probe.method, headers: probe.headers, body: probe.body });
+    response = await fetch(url, { method: probe.method, headers: probe.headers, body: probe.body, redirect: 'manual' });
   } catch (error) {
     // The client itself may refuse a header value (fetch validates them); that is not the server's answer.
     if (String((error as Error).message).includes('header')) return;
@@ -185,6 +186,12 @@ async function send(probe: Probe, path: string, oauth: boolean): Promise<void> {
   sent++;
   const text = await response.text();
   if (response.status >= 500) failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} ${text.slice(0, 200)}`);
+  // A page answers its errors as HTML where the document says so (the authorization pages).
+  const documented = document.paths[path][probe.method.toLowerCase()].responses?.[String(response.status)]?.content;
+  if (response.status >= 400 && documented?.['text/html']) {
+    if (!response.headers.get('content-type')?.startsWith('text/html')) failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} is documented as a page but is not HTML`);
+    return;
+  }
   if (response.status >= 400) {
     let body: unknown;
     try {
@@ -193,7 +200,8 @@ async function send(probe: Probe, path: string, oauth: boolean): Promise<void> {
       failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} with a body that is not JSON: ${text.slice(0, 100)}`);
       return;
     }
-    const shaped = oauth ? typeof (body as { error?: unknown }).error === 'string' : validateError(body);
+    // 431 comes from Node's HTTP parser, before any route: always the platform's error body.
+    const shaped = oauth && response.status !== 431 ? typeof (body as { error?: unknown }).error === 'string' : validateError(body);
     if (!shaped) failures.push(`${probe.method} ${path} [${probe.label}]: ${response.status} error body not in the documented shape: ${text.slice(0, 200)}`);
   }
 }

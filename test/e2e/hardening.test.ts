@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { GraphQLError, getIntrospectionQuery, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { root } from '../support/processes.ts';
 import { GRAPHQL_LIMITS, measureOperation } from '../../facade/graphql/limits.ts';
@@ -11,7 +12,9 @@ import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // This file measures the timing of failed client authentications, dozens of them: the limit on
+  // them is raised here (rate-limits.test.ts shows it).
+  server = await startTestServer({ rateLimits: { ...rateLimitConfig(), authFailures: { name: 'auth_failures', quota: 1_000, windowSeconds: 600 } } });
 });
 afterAll(() => server?.close());
 

@@ -1,5 +1,6 @@
 // Every route of the table is documented in /api/openapi.json, and real responses of every route,
 // success and error, match the schema the document gives for them.
+import { createHash, randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,13 @@ const SAMPLES = routeSamples({
   pendingTransferOf: async (applicationId) =>
     (await server.db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
   messageRevisionOf: async (id) => (await server.db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
+  userToken: async (userId) => {
+    const token = `esp_at_sample_${randomUUID()}`;
+    await server.db.prisma.accessToken.create({
+      data: { id: `tok_sample_${randomUUID()}`, tokenHash: createHash('sha256').update(token).digest('hex'), applicationId: 'app_demo', actorType: 'user', userId, scopes: ['event:manage'], expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    return token;
+  },
 });
 let document: { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>>; components: object };
 const ajv = new Ajv2020({ strict: false, allErrors: true });

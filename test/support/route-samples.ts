@@ -13,9 +13,11 @@ export interface SampleState {
   /** The newest pending owner transfer of an application (otr_none when there is none). */
   pendingTransferOf(appId: string): Promise<string>;
   messageRevisionOf(messageId: string): Promise<number>;
+  /** A new access token of app_demo acting for the user (a fixture: as if the user had authorised it). */
+  userToken(userId: string): Promise<string>;
 }
 
-export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf }: SampleState): Record<string, Sample[]> {
+export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
   const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -166,6 +168,28 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf 
       { path: '/oauth/token', init: form('grant_type=client_credentials&client_id=app_demo&client_secret=demo-app-secret&scope=event%3Amanage'), status: 200 },
       { path: '/oauth/token', init: form('grant_type=client_credentials&scope=nope', { authorization: basic }), status: 400 },
       { path: '/oauth/token', init: form('grant_type=client_credentials&client_id=app_demo&client_secret=x'), status: 401 },
+    ],
+    revokeToken: [
+      { path: '/oauth/revoke', init: form('token=esp_at_not-a-token', { authorization: basic }), status: 200 },
+      { path: '/oauth/revoke', init: form('token_type_hint=access_token', { authorization: basic }), status: 400 },
+      { path: '/oauth/revoke', init: form('token=esp_at_not-a-token&client_id=app_demo&client_secret=x'), status: 401 },
+    ],
+    introspectToken: [
+      { path: '/oauth/introspect', init: form('token=demo-token-app', { authorization: basic }), status: 200 },
+      { path: '/oauth/introspect', init: form('token=esp_at_not-a-token&token_type_hint=refresh_token', { authorization: basic }), status: 200 },
+      { path: '/oauth/introspect', init: form('token=demo-token-app&token_type_hint=id_token', { authorization: basic }), status: 400 },
+      { path: '/oauth/introspect', init: form('token=demo-token-app&client_id=app_demo&client_secret=x'), status: 401 },
+    ],
+    listMyAuthorizations: [
+      { path: '/api/v2/users/me/authorizations', init: { headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/users/me/authorizations?limit=0', init: { headers: bearer('demo-token-alice') }, status: 400 },
+      { path: '/api/v2/users/me/authorizations', init: app, status: 403 },
+    ],
+    revokeMyAuthorization: [
+      // Erin's own token, made for the sample: revoking it touches no demo token other samples use.
+      { path: '/api/v2/users/me/authorizations/app_demo', init: async () => ({ method: 'DELETE', headers: bearer(await userToken('usr_erin')) }), status: 200 },
+      { path: '/api/v2/users/me/authorizations/app_noesports', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 404 },
+      { path: '/api/v2/users/me/authorizations/app_demo', init: { method: 'DELETE', ...app }, status: 403 },
     ],
       // Webhooks: reads first, then the writes (the log changes as the worker makes attempts).
     listWebhookEventTypes: [{ path: '/api/v2/developer/webhook-event-types', status: 200 }],

@@ -1,5 +1,5 @@
 // Starts the real platform on a free port over a fresh test database.
-import { createPlatform } from '../../facade/server.ts';
+import { createPlatform, type PlatformOptions } from '../../facade/server.ts';
 import type { SubgraphUrls } from '../../facade/graphql/gateway.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -9,9 +9,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { subgraphUrls?: SubgraphUrls; db?: TestDatabase; countQueries?: boolean; routeExecution?: 'auto' | 'gateway'; webhookWorker?: boolean } = {}): Promise<TestServer> {
+export interface TestServerOptions extends Pick<PlatformOptions, 'rateLimits' | 'rateLimitStore'> {
+  subgraphUrls?: SubgraphUrls;
+  db?: TestDatabase;
+  countQueries?: boolean;
+  routeExecution?: 'auto' | 'gateway';
+  webhookWorker?: boolean;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const db = options.db ?? (await createTestDatabase({ countQueries: options.countQueries }));
-  const platform = await createPlatform({ db, subgraphUrls: options.subgraphUrls, routeExecution: options.routeExecution, webhookWorker: options.webhookWorker });
+  const platform = await createPlatform({
+    db,
+    subgraphUrls: options.subgraphUrls,
+    routeExecution: options.routeExecution,
+    webhookWorker: options.webhookWorker,
+    rateLimits: options.rateLimits,
+    rateLimitStore: options.rateLimitStore,
+  });
   const { url } = await platform.listen(0, '127.0.0.1');
   return {
     url,

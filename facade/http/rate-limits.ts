@@ -1,0 +1,351 @@
+// Rate limits (docs/errors.md#rate-limits): fixed windows counted by rate-limiter-flexible, in
+// memory on the embedded default, in Redis when REDIS_URL is set, else in PostgreSQL, so that every
+// instance counts against the same limit.
+//
+// A shared store is not written on every request: each instance keeps a local tally per key, admits
+// a request when what the store last said plus what this instance has added since stays within the
+// quota, and adds its tally to the store once per sync interval (RATE_LIMIT_SYNC_MS, default 100 ms),
+// reading back the total. One store call per key and interval instead of one per request keeps the
+// limiter off the hot path; the price is that instances may together admit, beyond the quota, what
+// arrives within one interval.
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import type { Database, SqlRunner } from '../../subgraphs/shared/db/database.ts';
+import type { RequestScope } from '../../subgraphs/shared/context.ts';
+import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
+import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
+
+export interface Policy {
+  /** The name clients see in RateLimit-Policy. */
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  policy: Policy;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export type StoreKind = 'memory' | 'redis' | 'postgresql';
+
+export interface StoreOptions {
+  kind: StoreKind;
+  /** Prepended to every key: deployments (or test runs) sharing one Redis stay apart. */
+  prefix?: string;
+  /** An ioredis client (redis) or a pg Pool (postgresql). */
+  client?: unknown;
+  syncMs?: number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+function limiterFor(policy: Policy, store: StoreOptions): RateLimiterAbstract {
+  const options = { points: policy.quota, duration: policy.windowSeconds, keyPrefix: `${store.prefix ?? ''}rl_${policy.name}` };
+  switch (store.kind) {
+    case 'redis':
+      return new RateLimiterRedis({ ...options, storeClient: store.client });
+    case 'postgresql':
+      // The table is the project's own (prisma/schema.prisma, model RateLimitCounter), created by its
+      // migrations rather than by the library at run time.
+      return new RateLimiterPostgres({ ...options, storeClient: store.client, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true });
+    default:
+      return new RateLimiterMemory(options);
+  }
+}
+
+interface Tally {
+  /** The store's count when it last answered. */
+  counted: number;
+  /** Sent to the store, not yet answered. */
+  sending: number;
+  /** Added here and not yet sent. */
+  pending: number;
+  resetAt: number;
+}
+
+const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
+
+/** One policy's counter: exact in memory, tallied locally in front of a shared store. */
+export class PolicyCounter {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly tallies = new Map<string, Tally>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    readonly policy: Policy,
+    private readonly store: StoreOptions,
+  ) {
+    this.limiter = limiterFor(policy, store);
+  }
+
+  private decision(allowed: boolean, used: number, resetAt: number, now: number): Decision {
+    return {
+      allowed,
+      policy: this.policy,
+      remaining: Math.max(0, this.policy.quota - used),
+      resetSeconds: Math.max(0, Math.ceil((resetAt - now) / 1000)),
+    };
+  }
+
+  /** Takes `points` for `key` unless that would exceed the quota (nothing is taken then). */
+  async take(key: string, points: number): Promise<Decision> {
+    const now = Date.now();
+    if (this.store.kind === 'memory') {
+      // consume counts and checks in one step; what it refused is given back, so that a refused
+      // request (an expensive operation, say) spends nothing.
+      try {
+        const result = await this.limiter.consume(key, points);
+        return this.decision(true, result.consumedPoints, now + result.msBeforeNext, now);
+      } catch (refusal) {
+        if (refusal instanceof Error) throw refusal;
+        const result = await this.limiter.reward(key, points);
+        return this.decision(false, result.consumedPoints, now + result.msBeforeNext, now);
+      }
+    }
+    const tally = this.tally(key, now);
+    const used = usedOf(tally);
+    if (used + points > this.policy.quota) return this.decision(false, used, tally.resetAt, now);
+    tally.pending += points;
+    this.schedule();
+    return this.decision(true, used + points, tally.resetAt, now);
+  }
+
+  /** Adds points whatever the count (a failed authentication), and answers the count after them. */
+  async add(key: string, points: number): Promise<Decision> {
+    const now = Date.now();
+    if (this.store.kind === 'memory') {
+      const result = await this.limiter.penalty(key, points);
+      return this.decision(result.consumedPoints <= this.policy.quota, result.consumedPoints, now + result.msBeforeNext, now);
+    }
+    const tally = this.tally(key, now);
+    tally.pending += points;
+    this.schedule();
+    const used = usedOf(tally);
+    return this.decision(used <= this.policy.quota, used, tally.resetAt, now);
+  }
+
+  /** Whether `key` is over its quota now, without taking anything. */
+  async over(key: string): Promise<Decision | null> {
+    const now = Date.now();
+    if (this.store.kind === 'memory') {
+      const current = await this.limiter.get(key);
+      if (!current || current.msBeforeNext <= 0 || current.consumedPoints < this.policy.quota) return null;
+      return this.decision(false, current.consumedPoints, now + current.msBeforeNext, now);
+    }
+    let tally = this.tallies.get(key);
+    if (!tally) {
+      // Another instance may have counted it: ask the store once, then keep the answer locally.
+      const current = await this.limiter.get(key).catch(() => null);
+      tally = this.tally(key, now);
+      if (current && current.msBeforeNext > 0) Object.assign(tally, { counted: current.consumedPoints, resetAt: now + current.msBeforeNext });
+    }
+    const used = usedOf(tally);
+    return used >= this.policy.quota ? this.decision(false, used, tally.resetAt, now) : null;
+  }
+
+  private tally(key: string, now: number): Tally {
+    let tally = this.tallies.get(key);
+    if (!tally) {
+      tally = { counted: 0, sending: 0, pending: 0, resetAt: now + this.policy.windowSeconds * 1000 };
+      this.tallies.set(key, tally);
+    } else if (tally.resetAt <= now) {
+      // A new window: what the store counted is gone; what is on its way or pending belongs to it.
+      tally.counted = 0;
+      tally.resetAt = now + this.policy.windowSeconds * 1000;
+    }
+    return tally;
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.store.syncMs ?? 100);
+    this.timer.unref();
+  }
+
+  /** Sends every pending tally to the store and takes back its totals. */
+  async flush(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    const work = (async () => {
+      const now = Date.now();
+      const sends: Promise<void>[] = [];
+      for (const [key, tally] of this.tallies) {
+        if (tally.pending === 0) {
+          if (tally.resetAt <= now && tally.sending === 0) this.tallies.delete(key);
+          continue;
+        }
+        const points = tally.pending;
+        tally.pending = 0;
+        tally.sending += points;
+        sends.push(
+          this.limiter.penalty(key, points).then(
+            (result: RateLimiterRes) => {
+              tally.sending -= points;
+              // The store's total includes these points and every other instance's.
+              tally.counted = result.consumedPoints;
+              tally.resetAt = Date.now() + result.msBeforeNext;
+            },
+            (error: unknown) => {
+              // The store is unreachable: go on counting here, so the limit still holds per instance.
+              tally.sending -= points;
+              tally.counted += points;
+              this.store.log?.('rate-limit store write failed', error);
+            },
+          ),
+        );
+      }
+      await Promise.all(sends);
+    })();
+    this.flushing = work;
+    await work;
+    this.flushing = null;
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
+export interface RateLimitConfig {
+  /** Per application (and per user, for tokens acting for one): every API request and GraphQL operation. */
+  token: Policy;
+  /** Per organisation API key (v1 and its gateway). */
+  apiKey: Policy;
+  /** Per IP address, for requests without a valid credential. */
+  anonymous: Policy;
+  /** Per client id on /oauth/token, /oauth/revoke and /oauth/introspect. */
+  client: Policy;
+  /** Per IP address: failed client authentications and sign-ins; past it, those endpoints answer 429. */
+  authFailures: Policy;
+}
+
+const policy = (name: string, variable: string, fallback: string): Policy => {
+  const value = process.env[variable] ?? fallback;
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`${variable} must read <requests>/<seconds>, e.g. ${fallback}; it is "${value}".`);
+  return { name, quota: Number(match[1]), windowSeconds: Number(match[2]) };
+};
+
+/** The limits, from the environment (docs/errors.md#rate-limits lists them with their defaults). */
+export function rateLimitConfig(): RateLimitConfig {
+  return {
+    token: policy('token', 'RATE_LIMIT_TOKEN', '6000/60'),
+    apiKey: policy('api_key', 'RATE_LIMIT_API_KEY', '6000/60'),
+    anonymous: policy('anonymous', 'RATE_LIMIT_ANONYMOUS', '600/60'),
+    client: policy('client', 'RATE_LIMIT_CLIENT', '120/60'),
+    authFailures: policy('auth_failures', 'RATE_LIMIT_AUTH_FAILURES', '20/600'),
+  };
+}
+
+/** The IETF RateLimit-Policy and RateLimit fields of a decision (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitHeaders(decision: Decision): Record<string, string> {
+  const { name, quota, windowSeconds } = decision.policy;
+  return {
+    'RateLimit-Policy': `"${name}";q=${quota};w=${windowSeconds}`,
+    RateLimit: `"${name}";r=${decision.remaining};t=${decision.resetSeconds}`,
+  };
+}
+
+export class RateLimits {
+  private readonly counters: Record<keyof RateLimitConfig, PolicyCounter>;
+
+  constructor(
+    readonly config: RateLimitConfig,
+    store: StoreOptions,
+  ) {
+    this.counters = Object.fromEntries(Object.entries(config).map(([name, value]) => [name, new PolicyCounter(value, store)])) as Record<keyof RateLimitConfig, PolicyCounter>;
+  }
+
+  /** Takes points from the credential's quota (or the IP's, without one). */
+  take(which: 'token' | 'apiKey' | 'anonymous', key: string, points: number): Promise<Decision> {
+    return this.counters[which].take(key, points);
+  }
+
+  /** A client's request to the token, revocation or introspection endpoint. */
+  takeClient(clientId: string): Promise<Decision> {
+    return this.counters.client.take(clientId, 1);
+  }
+
+  /** Past its failed authentications, an address is refused until the window ends. */
+  authFailuresOver(ip: string): Promise<Decision | null> {
+    return this.counters.authFailures.over(ip);
+  }
+
+  recordAuthFailure(ip: string): Promise<Decision> {
+    return this.counters.authFailures.add(ip, 1);
+  }
+
+  /** Writes what is tallied to the store (for tests and shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(Object.values(this.counters).map((counter) => counter.flush()));
+  }
+
+  async stop(): Promise<void> {
+    for (const counter of Object.values(this.counters)) counter.stop();
+    await this.flush();
+  }
+}
+
+/** Whose quota a request spends: its application (with its user), its API key, or its IP address. */
+export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number): Promise<Decision> {
+  if (scope.authorization) {
+    // The same memoised lookup the subgraphs use: the token is read once per request.
+    const authority = await (scope.authority ??= resolveAuthority(sql, scope.authorization)).catch(() => null);
+    if (authority) {
+      const key = authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId;
+      return limits.take('token', key, points);
+    }
+  } else if (scope.apiKey) {
+    const key = await (scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey)).catch(() => null);
+    if (key) return limits.take('apiKey', key.keyId, points);
+  }
+  return limits.take('anonymous', ip, points);
+}
+
+/** A GraphQL operation spends a tenth of its estimated cost (docs/graphql.md), at least 1. */
+export const operationPoints = (cost: number) => Math.max(1, Math.ceil(cost / 10));
+
+export const rateLimitedMessage = (decision: Decision) =>
+  `Too many requests for the ${decision.policy.name} limit (${decision.policy.quota} per ${decision.policy.windowSeconds} s): retry in ${decision.resetSeconds} s.`;
+
+/** The headers of a refusal: the limit fields and Retry-After. */
+export const refusalHeaders = (decision: Decision): Record<string, string> => ({
+  ...rateLimitHeaders(decision),
+  'Retry-After': String(Math.max(1, decision.resetSeconds)),
+});
+
+/**
+ * Where the counters live: Redis when REDIS_URL is set, else the platform's PostgreSQL (its
+ * rate_limits table), else (the embedded PGlite, one process) memory.
+ */
+export function openRateLimitStore(
+  db: Database,
+  log: (message: string, error?: unknown) => void,
+  { redisUrl = process.env.REDIS_URL, prefix = process.env.RATE_LIMIT_PREFIX }: { redisUrl?: string; prefix?: string } = {},
+): { store: StoreOptions; close(): Promise<void> } {
+  const syncMs = Number(process.env.RATE_LIMIT_SYNC_MS ?? 100);
+  if (redisUrl) {
+    // No offline queue: while Redis is away a write fails at once and the instance counts alone.
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', (error) => log('rate-limit store (Redis) error', error));
+    return { store: { kind: 'redis', client: redis, syncMs, log, prefix }, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
+  }
+  if (db.kind === 'postgresql') {
+    // The library's pool interface, on the platform's own pool.
+    const client = {
+      query: async ({ text, values }: { text: string; values?: unknown[] }) => {
+        const result = await db.query(text, values);
+        return { rows: result.rows, rowCount: result.rows.length };
+      },
+    };
+    return { store: { kind: 'postgresql', client, syncMs, log }, close: async () => undefined };
+  }
+  return { store: { kind: 'memory', log }, close: async () => undefined };
+}

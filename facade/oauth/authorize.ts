@@ -1,0 +1,165 @@
+// GET and POST /oauth/authorize: the browser side of the authorization-code flow. The decisions are
+// the developer subgraph's (subgraphs/developer/oauth/); this module is their HTML and HTTP: pages,
+// cookies, redirects.
+//
+// Unlike the API routes, these pages are not GraphQL operations: a form that takes a user's password
+// must not also be an API call an application could make for the user (that is the password grant
+// OAuth 2.1 removed), so they call the subgraph's module in this process.
+//
+// Forms carry the authorization request as hidden fields and a CSRF token that must equal the
+// esp_csrf cookie (double submit); the signed-in user is the esp_session cookie. Both cookies are
+// HttpOnly, SameSite=Lax and scoped to /oauth.
+import { timingSafeEqual } from 'node:crypto';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
+import { randomSecret } from '../../subgraphs/shared/crypto.ts';
+import { textIssue } from '../../subgraphs/shared/input-safety.ts';
+import {
+  AUTHORIZATION_PARAMS,
+  approveAuthorization,
+  checkAuthorizationRequest,
+  denyAuthorization,
+  type AuthorizationCheck,
+  type AuthorizationParams,
+} from '../../subgraphs/developer/oauth/authorization.ts';
+import { sessionUser, signIn, signOut, SESSION_TTL_SECONDS } from '../../subgraphs/developer/oauth/sessions.ts';
+import { readBody } from '../http/body.ts';
+import { issuerOf } from '../http/oauth-metadata.ts';
+import type { RateLimits } from '../http/rate-limits.ts';
+import { consentPage, errorPage, PAGE_CSP, signInPage } from './pages.ts';
+
+const SESSION_COOKIE = 'esp_session';
+const CSRF_COOKIE = 'esp_csrf';
+const MAX_PARAM_LENGTH = 2000;
+
+function cookieOptions(ctx: Context, maxAgeSeconds?: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, path: '/oauth', secure: ctx.secure, overwrite: true, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}) };
+}
+
+function sendPage(ctx: Context, status: number, html: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', PAGE_CSP);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.body = html;
+}
+
+function redirect(ctx: Context, status: 302 | 303, location: string) {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Location', location);
+  ctx.body = '';
+}
+
+/** The request's parameters, the names given more than once, and whether any is unusable text. */
+function readParams(source: Record<string, unknown>): { params: AuthorizationParams; repeated: string[]; unusable: string | null } {
+  const params: AuthorizationParams = {};
+  const repeated: string[] = [];
+  let unusable: string | null = null;
+  for (const name of AUTHORIZATION_PARAMS) {
+    let value = source[name];
+    if (Array.isArray(value)) {
+      repeated.push(name);
+      value = value[0];
+    }
+    if (typeof value !== 'string') continue;
+    if (value.length > MAX_PARAM_LENGTH || textIssue(value) !== null) unusable ??= name;
+    else params[name] = value;
+  }
+  return { params, repeated, unusable };
+}
+
+/** The CSRF token of this browser: its cookie, set now when it has none. */
+function csrfToken(ctx: Context): string {
+  let token = ctx.cookies.get(CSRF_COOKIE);
+  if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
+    token = randomSecret(24);
+    ctx.cookies.set(CSRF_COOKIE, token, cookieOptions(ctx));
+  }
+  return token;
+}
+
+function csrfMatches(ctx: Context, submitted: unknown): boolean {
+  const cookie = ctx.cookies.get(CSRF_COOKIE);
+  if (!cookie || typeof submitted !== 'string' || submitted.length !== cookie.length) return false;
+  return timingSafeEqual(Buffer.from(cookie), Buffer.from(submitted));
+}
+
+const sessionOf = (ctx: Context) => {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
+};
+
+export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits) {
+  /** The check of the request, or the answer already sent when it cannot go on. */
+  async function check(ctx: Context, source: Record<string, unknown>, answer: 302 | 303): Promise<Extract<AuthorizationCheck, { kind: 'ok' }> | null> {
+    const { params, repeated, unusable } = readParams(source);
+    if (unusable) {
+      sendPage(ctx, 400, errorPage(`The parameter ${unusable} is too long or holds characters that cannot be used.`));
+      return null;
+    }
+    const result = await checkAuthorizationRequest(db, params, repeated, issuerOf(ctx));
+    if (result.kind === 'invalid') sendPage(ctx, 400, errorPage(result.message));
+    else if (result.kind === 'redirect') redirect(ctx, answer, result.location);
+    else return result;
+    return null;
+  }
+
+  async function showPage(ctx: Context, request: Extract<AuthorizationCheck, { kind: 'ok' }>, signInError?: { status: number; message: string }) {
+    const csrf = csrfToken(ctx);
+    const user = signInError ? null : await sessionUser(db, sessionOf(ctx));
+    if (!user) return sendPage(ctx, signInError?.status ?? 200, signInPage(request.client.name, request.params, csrf, signInError?.message));
+    sendPage(ctx, 200, consentPage(request.client.name, user.displayName, request.scopes, request.params, csrf));
+  }
+
+  router.get('oauthAuthorize', '/oauth/authorize', async (ctx) => {
+    ctx.state.route = '/oauth/authorize';
+    const request = await check(ctx, ctx.query, 302);
+    if (request) await showPage(ctx, request);
+  });
+
+  router.post('oauthAuthorizeForm', '/oauth/authorize', async (ctx) => {
+    ctx.state.route = '/oauth/authorize';
+    const form = ((await readBody(ctx, 'form')) ?? {}) as Record<string, unknown>;
+    const request = await check(ctx, form, 303);
+    if (!request) return;
+    if (!csrfMatches(ctx, form.csrf)) {
+      return sendPage(ctx, 400, errorPage('This form has expired or did not come from this site. Go back to the application and start again.'));
+    }
+    const again = `/oauth/authorize?${new URLSearchParams(request.params as Record<string, string>)}`;
+    switch (form.action) {
+      case 'sign_in': {
+        const username = typeof form.username === 'string' ? form.username : '';
+        const password = typeof form.password === 'string' ? form.password : '';
+        if (!username || !password || username.length > 200 || password.length > 200 || textIssue(username) || textIssue(password)) {
+          return showPage(ctx, request, { status: 400, message: 'Enter your username and password.' });
+        }
+        const refusal = await limits.authFailuresOver(ctx.ip);
+        if (refusal) return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${refusal.resetSeconds} s.` });
+        const session = await signIn(db, username, password);
+        if (!session) {
+          await limits.recordAuthFailure(ctx.ip);
+          return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
+        }
+        ctx.cookies.set(SESSION_COOKIE, session.token, cookieOptions(ctx, SESSION_TTL_SECONDS));
+        return redirect(ctx, 303, again);
+      }
+      case 'sign_out':
+        await signOut(db, sessionOf(ctx));
+        ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
+        return redirect(ctx, 303, again);
+      case 'approve': {
+        const user = await sessionUser(db, sessionOf(ctx));
+        if (!user) return showPage(ctx, request);
+        return redirect(ctx, 303, await approveAuthorization(db, request, user.id, issuerOf(ctx)));
+      }
+      case 'deny':
+        return redirect(ctx, 303, denyAuthorization(request, issuerOf(ctx)));
+      default:
+        return sendPage(ctx, 400, errorPage('The form was sent without a choice.'));
+    }
+  });
+}

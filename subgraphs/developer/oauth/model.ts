@@ -1,0 +1,289 @@
+// The storage side of the authorisation server: the model interface of @node-oauth/oauth2-server over
+// the platform's tables. The library runs the protocol (grants, PKCE verification, rotation, error
+// answers); this module decides what a client, a code and a token are here:
+//
+// - client secrets, codes, access and refresh tokens are kept only as hashes (scrypt for secrets,
+//   SHA-256 for the random tokens); an unknown client is checked against a stand-in hash so that it
+//   answers in the time a wrong secret does;
+// - every authorisation a user gives an application is a grant; its codes and tokens hang off it, and
+//   revoking it (the user, or a code or refresh token presented a second time) revokes them all;
+// - codes are single-use and refresh tokens rotate: each is spent by a compare-and-set, so of two
+//   concurrent uses exactly one wins.
+import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
+import { InvalidScopeError } from '@node-oauth/oauth2-server';
+import { hashSecret, newId, randomSecret, sha256, verifySecret } from '../../shared/crypto.ts';
+import { SCOPES } from '../../shared/scopes.ts';
+import { iso, NOW } from '../../shared/db/sql-fragments.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { SubgraphContext } from '../../shared/context.ts';
+
+/** What the authorisation server needs of the database: Prisma, driver statements, transactions. */
+export type OAuthStore = Pick<Database, 'prisma' | 'sql' | 'transaction'>;
+export const storeOf = (ctx: SubgraphContext): OAuthStore => ({ prisma: ctx.db, sql: ctx.sql, transaction: ctx.transaction });
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+
+/** The application as the library sees it. */
+export interface OAuthClient extends Client {
+  id: string;
+  name: string;
+  grants: string[];
+  redirectUris: string[];
+  grantedScopes: string[];
+}
+
+/** Who a token is for: a user under a grant, or the application itself (client credentials). */
+export interface OAuthUser extends User {
+  userId: string | null;
+  grantId: string | null;
+}
+
+let standIn: string | undefined;
+const standInHash = () => (standIn ??= hashSecret(randomSecret(24)));
+
+export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused' | 'client';
+
+const REVOKE_GRANT_SQL = [
+  `UPDATE "OAuthGrant" SET "revokedAt" = ${NOW}, "revokedReason" = $2 WHERE id = $1 AND "revokedAt" IS NULL`,
+  `UPDATE "AccessToken" SET "revokedAt" = ${NOW} WHERE "grantId" = $1 AND "revokedAt" IS NULL`,
+  `UPDATE "RefreshToken" SET "revokedAt" = ${NOW} WHERE "grantId" = $1 AND "revokedAt" IS NULL`,
+];
+
+/** Revokes a grant and everything issued under it, in one transaction. */
+export async function revokeGrant(database: OAuthStore, grantId: string, reason: GrantRevocationReason): Promise<void> {
+  await database.transaction(REVOKE_GRANT_SQL.map((text, index) => ({ text, values: index === 0 ? [grantId, reason] : [grantId] })));
+}
+
+const CLIENT_SQL = `SELECT id, name, "clientSecretHash", "grantedScopes", "redirectUris" FROM "Application" WHERE id = $1`;
+
+interface ClientRow {
+  id: string;
+  name: string;
+  clientSecretHash: string;
+  grantedScopes: string[];
+  redirectUris: string[];
+}
+
+const toClient = (row: ClientRow): OAuthClient => ({
+  id: row.id,
+  name: row.name,
+  grants: [...GRANT_TYPES],
+  redirectUris: row.redirectUris,
+  grantedScopes: row.grantedScopes,
+  accessTokenLifetime: ACCESS_TOKEN_TTL_SECONDS,
+  refreshTokenLifetime: REFRESH_TOKEN_TTL_SECONDS,
+});
+
+/** The application behind a client id, without authenticating it (the authorisation pages). */
+export async function findClient(database: OAuthStore, clientId: string): Promise<OAuthClient | null> {
+  const [row] = await database.sql<ClientRow>(CLIENT_SQL, [clientId]);
+  return row ? toClient(row) : null;
+}
+
+/** The client, authenticated by its secret; null for an unknown client or a wrong secret, in the same time. */
+export async function authenticateClient(database: OAuthStore, clientId: string, clientSecret: string): Promise<OAuthClient | null> {
+  const [row] = await database.sql<ClientRow>(CLIENT_SQL, [clientId]);
+  const verified = verifySecret(clientSecret, row?.clientSecretHash ?? standInHash());
+  return row && verified ? toClient(row) : null;
+}
+
+/** Requested scopes (none: every granted scope) checked against what the application was granted. */
+export function grantedScopes(client: Pick<OAuthClient, 'grantedScopes'>, requested: string[] | undefined): string[] {
+  const scopes = requested ?? client.grantedScopes;
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope) && !client.grantedScopes.includes(scope));
+  if (unknown.length) throw new InvalidScopeError(`Unknown scope: ${unknown.join(', ')}.`);
+  const notGranted = scopes.filter((scope) => !client.grantedScopes.includes(scope));
+  if (notGranted.length) throw new InvalidScopeError(`The application was not granted: ${notGranted.join(', ')}.`);
+  return [...new Set(scopes)].sort();
+}
+
+const CODE_SQL = `
+  SELECT c.id, c."grantId", c."redirectUri", c.scopes, c."codeChallenge", ${iso('c."expiresAt"')} AS "expiresAt",
+         c."consumedAt" IS NOT NULL AS spent, g."applicationId", g."userId", g."revokedAt" IS NOT NULL AS "grantRevoked"
+  FROM "AuthorizationCode" c JOIN "OAuthGrant" g ON g.id = c."grantId"
+  WHERE c."codeHash" = $1`;
+const SPEND_CODE_SQL = `UPDATE "AuthorizationCode" SET "consumedAt" = ${NOW} WHERE "codeHash" = $1 AND "consumedAt" IS NULL RETURNING id`;
+
+const REFRESH_SQL = `
+  SELECT r.id, r."grantId", r.scopes, ${iso('r."expiresAt"')} AS "expiresAt", r."consumedAt" IS NOT NULL AS spent,
+         (r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked, g."applicationId", g."userId"
+  FROM "RefreshToken" r JOIN "OAuthGrant" g ON g.id = r."grantId"
+  WHERE r."tokenHash" = $1`;
+const SPEND_REFRESH_SQL = `
+  UPDATE "RefreshToken" SET "consumedAt" = ${NOW}
+  WHERE "tokenHash" = $1 AND "consumedAt" IS NULL AND "revokedAt" IS NULL RETURNING id`;
+
+// Tokens of a grant are written only while the grant stands, holding its row: a revocation racing
+// them (the same code used twice at once) either waits for them and then revokes them too, or
+// commits first and they are not written.
+const INSERT_GRANT_ACCESS_TOKEN_SQL = `
+  INSERT INTO "AccessToken" (id, "tokenHash", "applicationId", "actorType", "userId", scopes, "expiresAt", "grantId")
+  SELECT $1, $2, g."applicationId", 'user', g."userId", $3::text[], $4::timestamp, g.id FROM "OAuthGrant" g
+  WHERE g.id = $5 AND g."revokedAt" IS NULL FOR UPDATE
+  RETURNING id`;
+const INSERT_REFRESH_TOKEN_SQL = `
+  INSERT INTO "RefreshToken" (id, "tokenHash", "grantId", scopes, "expiresAt")
+  SELECT $1, $2, g.id, $3::text[], $4::timestamp FROM "OAuthGrant" g WHERE g.id = $5 AND g."revokedAt" IS NULL FOR UPDATE
+  RETURNING id`;
+
+/** The model @node-oauth/oauth2-server runs its grants on. */
+export function oauthModel(database: OAuthStore) {
+  return {
+    generateAccessToken: async () => `esp_at_${randomSecret(32)}`,
+    generateRefreshToken: async () => `esp_rt_${randomSecret(32)}`,
+    generateAuthorizationCode: async () => `esp_ac_${randomSecret(32)}`,
+
+    // The token endpoint always authenticates the client (every application is confidential); the
+    // authorisation endpoint looks it up by id (secret null).
+    async getClient(clientId: string, clientSecret: string | null | undefined): Promise<OAuthClient | Falsey> {
+      if (clientSecret === null) return findClient(database, clientId);
+      if (typeof clientSecret !== 'string') return null;
+      return authenticateClient(database, clientId, clientSecret);
+    },
+
+    async validateScope(_user: User, client: Client, scope: string[] | undefined): Promise<string[] | Falsey> {
+      return grantedScopes(client as OAuthClient, scope);
+    },
+
+    async getUserFromClient(): Promise<OAuthUser> {
+      return { userId: null, grantId: null };
+    },
+
+    async saveAuthorizationCode(
+      code: Pick<AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'>,
+      client: Client,
+      user: User,
+    ): Promise<AuthorizationCode> {
+      const userId = (user as OAuthUser).userId!;
+      const grantId = newId('grt');
+      await database.prisma.oAuthGrant.create({
+        data: {
+          id: grantId,
+          applicationId: client.id,
+          userId,
+          scopes: code.scope ?? [],
+          authorizationCodes: {
+            create: {
+              id: newId('acd'),
+              codeHash: sha256(code.authorizationCode),
+              redirectUri: code.redirectUri,
+              scopes: code.scope ?? [],
+              codeChallenge: code.codeChallenge!,
+              expiresAt: code.expiresAt,
+            },
+          },
+        },
+      });
+      return { ...code, client, user: { userId, grantId } };
+    },
+
+    // A code presented after it was spent revokes what it issued (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
+    async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
+      const [row] = await database.sql<{
+        id: string;
+        grantId: string;
+        redirectUri: string;
+        scopes: string[];
+        codeChallenge: string;
+        expiresAt: string;
+        spent: boolean;
+        applicationId: string;
+        userId: string;
+        grantRevoked: boolean;
+      }>(CODE_SQL, [sha256(authorizationCode)]);
+      if (!row || row.grantRevoked) return null;
+      if (row.spent) {
+        await revokeGrant(database, row.grantId, 'code_reused');
+        return null;
+      }
+      return {
+        authorizationCode,
+        expiresAt: new Date(row.expiresAt),
+        redirectUri: row.redirectUri,
+        scope: row.scopes,
+        codeChallenge: row.codeChallenge,
+        codeChallengeMethod: 'S256',
+        client: { id: row.applicationId, grants: [...GRANT_TYPES] },
+        user: { userId: row.userId, grantId: row.grantId } satisfies OAuthUser,
+      };
+    },
+
+    // Spent by a compare-and-set: of two concurrent exchanges exactly one wins, and the other counts
+    // as a second use.
+    async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
+      const spent = await database.sql(SPEND_CODE_SQL, [sha256(code.authorizationCode)]);
+      if (spent.length) return true;
+      await revokeGrant(database, (code.user as OAuthUser).grantId!, 'code_reused');
+      return false;
+    },
+
+    async saveToken(token: Token, client: Client, user: User): Promise<Token> {
+      const { userId, grantId } = user as OAuthUser;
+      const scopes = token.scope ?? [];
+      const accessHash = sha256(token.accessToken);
+      if (!grantId) {
+        // Client credentials: the application itself, no refresh token.
+        await database.prisma.accessToken.create({
+          data: { id: newId('tok'), tokenHash: accessHash, applicationId: client.id, actorType: 'application', scopes, expiresAt: token.accessTokenExpiresAt! },
+        });
+        return { ...token, refreshToken: undefined, refreshTokenExpiresAt: undefined, client, user };
+      }
+      const statements = [{ text: INSERT_GRANT_ACCESS_TOKEN_SQL, values: [newId('tok'), accessHash, scopes, token.accessTokenExpiresAt!.toISOString(), grantId] }];
+      if (token.refreshToken) {
+        statements.push({ text: INSERT_REFRESH_TOKEN_SQL, values: [newId('rtk'), sha256(token.refreshToken), scopes, token.refreshTokenExpiresAt!.toISOString(), grantId] });
+      }
+      const written = await database.transaction(statements);
+      if (written.some((rows) => rows.length === 0)) throw new GrantRevokedError();
+      return { ...token, client, user: { userId, grantId } };
+    },
+
+    // A spent refresh token presented again revokes the whole grant (OAuth 2.1 §4.3.1).
+    async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
+      const [row] = await database.sql<{
+        id: string;
+        grantId: string;
+        scopes: string[];
+        expiresAt: string;
+        spent: boolean;
+        revoked: boolean;
+        applicationId: string;
+        userId: string;
+      }>(REFRESH_SQL, [sha256(refreshToken)]);
+      if (!row || row.revoked) return null;
+      if (row.spent) {
+        await revokeGrant(database, row.grantId, 'refresh_token_reused');
+        return null;
+      }
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: new Date(row.expiresAt),
+        scope: row.scopes,
+        client: { id: row.applicationId, grants: [...GRANT_TYPES] },
+        user: { userId: row.userId, grantId: row.grantId } satisfies OAuthUser,
+      };
+    },
+
+    // Rotation: the presented refresh token is spent before its successor is issued. A lost race is
+    // refused (invalid_grant) without revoking: the winner already holds the successor, and a later
+    // presentation of the spent token is what counts as reuse.
+    async revokeToken(token: RefreshToken | Token): Promise<boolean> {
+      if (!token.refreshToken) return false;
+      return (await database.sql(SPEND_REFRESH_SQL, [sha256(token.refreshToken)])).length === 1;
+    },
+
+    // Bearer tokens are verified by the platform's own authority (subgraphs/shared/authority.ts).
+    async getAccessToken(): Promise<Token | Falsey> {
+      return null;
+    },
+  };
+}
+
+/** A grant revoked while its tokens were being issued (a code used twice at once). */
+export class GrantRevokedError extends Error {
+  constructor() {
+    super('The authorisation was revoked.');
+  }
+}
