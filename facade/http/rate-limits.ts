@@ -30,7 +30,8 @@ export interface Decision {
   resetSeconds: number;
 }
 
-export type StoreKind = 'memory' | 'redis' | 'postgresql';
+/** off counts nothing and refuses nothing: RATE_LIMIT=off, to measure what limiting costs (benchmarks). */
+export type StoreKind = 'memory' | 'redis' | 'postgresql' | 'off';
 
 export interface StoreOptions {
   kind: StoreKind;
@@ -56,6 +57,8 @@ function limiterFor(policy: Policy, store: StoreOptions): RateLimiterAbstract {
   }
 }
 
+const OFF: Omit<Decision, 'policy'> = { allowed: true, remaining: 0, resetSeconds: 0 };
+
 interface Tally {
   /** The store's count when it last answered. */
   counted: number;
@@ -64,6 +67,8 @@ interface Tally {
   /** Added here and not yet sent. */
   pending: number;
   resetAt: number;
+  /** Refused here since the last sync: ask the store again, another instance may have moved. */
+  stale: boolean;
 }
 
 const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
@@ -72,6 +77,7 @@ const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
 export class PolicyCounter {
   private readonly limiter: RateLimiterAbstract;
   private readonly tallies = new Map<string, Tally>();
+  private readonly loading = new Map<string, Promise<Tally>>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -94,6 +100,7 @@ export class PolicyCounter {
   /** Takes `points` for `key` unless that would exceed the quota (nothing is taken then). */
   async take(key: string, points: number): Promise<Decision> {
     const now = Date.now();
+    if (this.store.kind === 'off') return { ...OFF, policy: this.policy, remaining: this.policy.quota };
     if (this.store.kind === 'memory') {
       // consume counts and checks in one step; what it refused is given back, so that a refused
       // request (an expensive operation, say) spends nothing.
@@ -106,9 +113,13 @@ export class PolicyCounter {
         return this.decision(false, result.consumedPoints, now + result.msBeforeNext, now);
       }
     }
-    const tally = this.tally(key, now);
+    const tally = await this.tallyOf(key, now);
     const used = usedOf(tally);
-    if (used + points > this.policy.quota) return this.decision(false, used, tally.resetAt, now);
+    if (used + points > this.policy.quota) {
+      tally.stale = true;
+      this.schedule();
+      return this.decision(false, used, tally.resetAt, now);
+    }
     tally.pending += points;
     this.schedule();
     return this.decision(true, used + points, tally.resetAt, now);
@@ -117,11 +128,12 @@ export class PolicyCounter {
   /** Adds points whatever the count (a failed authentication), and answers the count after them. */
   async add(key: string, points: number): Promise<Decision> {
     const now = Date.now();
+    if (this.store.kind === 'off') return { ...OFF, policy: this.policy, remaining: this.policy.quota };
     if (this.store.kind === 'memory') {
       const result = await this.limiter.penalty(key, points);
       return this.decision(result.consumedPoints <= this.policy.quota, result.consumedPoints, now + result.msBeforeNext, now);
     }
-    const tally = this.tally(key, now);
+    const tally = await this.tallyOf(key, now);
     tally.pending += points;
     this.schedule();
     const used = usedOf(tally);
@@ -131,33 +143,49 @@ export class PolicyCounter {
   /** Whether `key` is over its quota now, without taking anything. */
   async over(key: string): Promise<Decision | null> {
     const now = Date.now();
+    if (this.store.kind === 'off') return null;
     if (this.store.kind === 'memory') {
       const current = await this.limiter.get(key);
       if (!current || current.msBeforeNext <= 0 || current.consumedPoints < this.policy.quota) return null;
       return this.decision(false, current.consumedPoints, now + current.msBeforeNext, now);
     }
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      // Another instance may have counted it: ask the store once, then keep the answer locally.
-      const current = await this.limiter.get(key).catch(() => null);
-      tally = this.tally(key, now);
-      if (current && current.msBeforeNext > 0) Object.assign(tally, { counted: current.consumedPoints, resetAt: now + current.msBeforeNext });
-    }
+    const tally = await this.tallyOf(key, now);
     const used = usedOf(tally);
     return used >= this.policy.quota ? this.decision(false, used, tally.resetAt, now) : null;
   }
 
-  private tally(key: string, now: number): Tally {
-    let tally = this.tallies.get(key);
-    if (!tally) {
-      tally = { counted: 0, sending: 0, pending: 0, resetAt: now + this.policy.windowSeconds * 1000 };
-      this.tallies.set(key, tally);
-    } else if (tally.resetAt <= now) {
-      // A new window: what the store counted is gone; what is on its way or pending belongs to it.
-      tally.counted = 0;
-      tally.resetAt = now + this.policy.windowSeconds * 1000;
+  /**
+   * The local tally of a key in its current window. A key this instance has not counted in this
+   * window starts from what the store holds (other instances may have spent some of it): one read
+   * per key and window, shared by the requests that arrive while it is on its way.
+   */
+  private tallyOf(key: string, now: number): Tally | Promise<Tally> {
+    const known = this.tallies.get(key);
+    if (known && known.resetAt > now) return known;
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.limiter
+        .get(key)
+        .catch((error: unknown) => {
+          this.store.log?.('rate-limit store read failed', error);
+          return null;
+        })
+        .then((current) => {
+          this.loading.delete(key);
+          const at = Date.now();
+          // What this instance has on its way or pending belongs to the new window.
+          const previous = this.tallies.get(key);
+          const tally: Tally = { counted: 0, sending: previous?.sending ?? 0, pending: previous?.pending ?? 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false };
+          if (current && current.msBeforeNext > 0) {
+            tally.counted = current.consumedPoints;
+            tally.resetAt = at + current.msBeforeNext;
+          }
+          this.tallies.set(key, tally);
+          return tally;
+        });
+      this.loading.set(key, loading);
     }
-    return tally;
+    return loading;
   }
 
   private schedule(): void {
@@ -176,12 +204,14 @@ export class PolicyCounter {
       const now = Date.now();
       const sends: Promise<void>[] = [];
       for (const [key, tally] of this.tallies) {
-        if (tally.pending === 0) {
+        if (tally.pending === 0 && !tally.stale) {
           if (tally.resetAt <= now && tally.sending === 0) this.tallies.delete(key);
           continue;
         }
+        // Nothing pending but refused lately: a penalty of 0 reads the store's count back.
         const points = tally.pending;
         tally.pending = 0;
+        tally.stale = false;
         tally.sending += points;
         sends.push(
           this.limiter.penalty(key, points).then(
@@ -331,6 +361,7 @@ export function openRateLimitStore(
   { redisUrl = process.env.REDIS_URL, prefix = process.env.RATE_LIMIT_PREFIX }: { redisUrl?: string; prefix?: string } = {},
 ): { store: StoreOptions; close(): Promise<void> } {
   const syncMs = Number(process.env.RATE_LIMIT_SYNC_MS ?? 100);
+  if (process.env.RATE_LIMIT === 'off') return { store: { kind: 'off' }, close: async () => undefined };
   if (redisUrl) {
     // No offline queue: while Redis is away a write fails at once and the instance counts alone.
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });

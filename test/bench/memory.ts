@@ -7,6 +7,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
 import { startServerProcess } from '../support/processes.ts';
+import { UNREACHED_QUOTAS } from './support.ts';
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -34,7 +35,7 @@ export interface MemoryFigures {
  */
 export async function residentMemory(env: Record<string, string>, requests: number, node?: string[]): Promise<MemoryFigures> {
   const command = node ? { command: process.execPath, args: [...node, 'node_modules/.cache/esports-platform/main.mjs'] } : { args: ['start', '--silent'] };
-  const server = await startServerProcess({ ...command, env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, ready: /GraphQL\s+(http:\/\/\S+)\/graphql/ });
+  const server = await startServerProcess({ ...command, env: { ...UNREACHED_QUOTAS, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, ready: /GraphQL\s+(http:\/\/\S+)\/graphql/ });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const atStart = rssMiB(server.pid);

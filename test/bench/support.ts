@@ -30,6 +30,18 @@ export function startCommand(): { env: Record<string, string>; flags: string[] }
   return { env, flags: match[2].trim().split(' ').filter(Boolean) };
 }
 
+/**
+ * Quotas no benchmark reaches (a benchmark sends tens of thousands of requests a minute with one
+ * token): the limiter counts every request and refuses none. The auth part measures what counting costs.
+ */
+export const UNREACHED_QUOTAS: Record<string, string> = {
+  RATE_LIMIT_TOKEN: '1000000000/60',
+  RATE_LIMIT_API_KEY: '1000000000/60',
+  RATE_LIMIT_ANONYMOUS: '1000000000/60',
+  RATE_LIMIT_CLIENT: '1000000000/60',
+  RATE_LIMIT_AUTH_FAILURES: '1000000000/60',
+};
+
 export interface BenchServer {
   url: string;
   child: ChildProcess;
@@ -52,7 +64,7 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
   const start = options.command ?? startCommand();
   const child = spawn(process.execPath, [...start.flags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'node_modules/.cache/esports-platform/bench-serve.mjs', kind], {
     cwd: root,
-    env: { ...process.env, ...start.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
+    env: { ...process.env, ...start.env, ...UNREACHED_QUOTAS, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

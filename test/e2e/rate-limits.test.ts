@@ -1,6 +1,8 @@
 // Rate limits: per application token, per v1 key, per IP without a credential, per client on the
 // token endpoint, per IP after failed client authentications and sign-ins; GraphQL operations and
 // gateway subscriptions spend their estimated cost. Small quotas here so that each limit is reached.
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,3 +148,79 @@ describe('gateway subscriptions', () => {
     }
   });
 });
+
+// Several instances count against one quota: in PostgreSQL (the shared store of the PostgreSQL pass)
+// and in Redis. Each instance tallies locally and syncs every RATE_LIMIT_SYNC_MS (100 ms here).
+describe('across instances', () => {
+  const quota: RateLimitConfig = { ...limits, token: { name: 'token', quota: 30, windowSeconds: 60 } };
+  const noesports = { authorization: 'Bearer demo-token-noesports' };
+  const sync = () => new Promise((resolve) => setTimeout(resolve, 400));
+
+  async function shared(a: string, b: string) {
+    const statuses = async (base: string, count: number) => {
+      const answers: number[] = [];
+      for (let i = 0; i < count; i++) answers.push((await fetch(`${base}/api/v2/auth/context`, { headers: noesports })).status);
+      return answers;
+    };
+    const first = await statuses(a, 20);
+    expect(first.every((status) => status === 200)).toBe(true);
+    await sync();
+    // The second instance starts from what the store holds: 10 left, not 30.
+    const second = await statuses(b, 15);
+    expect(second.filter((status) => status === 200)).toHaveLength(10);
+    expect(second.slice(10)).toEqual([429, 429, 429, 429, 429]);
+    await sync();
+    // The first has heard of them by now (a refused request asks the store again).
+    const refused = await statuses(a, 2);
+    await sync();
+    expect([...refused, ...(await statuses(a, 1))].at(-1)).toBe(429);
+  }
+
+  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ''))('in PostgreSQL', async () => {
+    const a = await startTestServer({ rateLimits: quota });
+    const b = await startTestServer({ rateLimits: quota, db: a.db });
+    try {
+      await shared(a.url, b.url);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it('in Redis', async () => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    if (!(await reachable(redisUrl))) {
+      // Redis is optional for npm test on a laptop; CI (REQUIRE_REDIS=1) must have it.
+      expect(process.env.REQUIRE_REDIS, `no Redis at ${redisUrl}`).not.toBe('1');
+      return;
+    }
+    const store = { redisUrl, prefix: `test_${randomUUID()}_` };
+    const a = await startTestServer({ rateLimits: quota, rateLimitStore: store });
+    const b = await startTestServer({ rateLimits: quota, rateLimitStore: store });
+    try {
+      await shared(a.url, b.url);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
+
+/** Whether something answers PING at this Redis URL. */
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port || 6379), hostname);
+    socket.setTimeout(1000);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(String(data).startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
