@@ -8,7 +8,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { DEMO_REDIRECT_URI } from '../support/authorize-forms.ts';
+import { authorizationRequest, DEMO_REDIRECT_URI, discover, insecure } from '../support/authorize-forms.ts';
 
 const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 if (!executablePath && process.env.REQUIRE_BROWSER === '1') throw new Error('REQUIRE_BROWSER=1 but no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -17,12 +17,10 @@ let server: TestServer;
 let browser: Browser | undefined;
 let as: oauth.AuthorizationServer;
 const client: oauth.Client = { client_id: 'app_demo' };
-const insecure = { [oauth.allowInsecureRequests]: true };
 
 beforeAll(async () => {
   server = await startTestServer();
-  const issuer = new URL(server.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+  as = await discover(server.url);
   if (executablePath) {
     browser = await puppeteer.launch({
       executablePath,
@@ -69,18 +67,9 @@ async function tab(): Promise<{ page: Page; problems: string[]; callback: Promis
 }
 
 async function authorizationUrl(scope: string) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
+  const { verifier, state, query } = await authorizationRequest(scope);
   const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: 'app_demo',
-    redirect_uri: DEMO_REDIRECT_URI,
-    scope,
-    state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  }).toString();
+  url.search = new URLSearchParams(query).toString();
   return { url, verifier, state };
 }
 

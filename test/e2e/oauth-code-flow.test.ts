@@ -4,44 +4,20 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { AuthorizeSession, DEMO_REDIRECT_URI, formFields } from '../support/authorize-forms.ts';
+import { authorizationRequest, AuthorizeSession, DEMO_REDIRECT_URI, discover, formFields, insecure } from '../support/authorize-forms.ts';
 
 let server: TestServer;
 let as: oauth.AuthorizationServer;
 const client: oauth.Client = { client_id: 'app_demo' };
 const clientAuth = oauth.ClientSecretBasic('demo-app-secret');
-const insecure = { [oauth.allowInsecureRequests]: true };
 
 beforeAll(async () => {
   server = await startTestServer();
-  const issuer = new URL(server.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+  as = await discover(server.url);
 });
 afterAll(() => server?.close());
 
-interface Started {
-  verifier: string;
-  state: string;
-  query: Record<string, string>;
-}
-
-async function start(scope = 'event:manage broadcast:manage'): Promise<Started> {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  return {
-    verifier,
-    state,
-    query: {
-      response_type: 'code',
-      client_id: 'app_demo',
-      redirect_uri: DEMO_REDIRECT_URI,
-      scope,
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    },
-  };
-}
+const start = authorizationRequest;
 
 /** Runs the flow to its tokens as user `username`. */
 async function tokensFor(username = 'alice', scope?: string) {

@@ -2,16 +2,15 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { discover, insecure } from '../support/authorize-forms.ts';
 
 let server: TestServer;
 let as: oauth.AuthorizationServer;
 const client: oauth.Client = { client_id: 'app_demo' };
-const insecure = { [oauth.allowInsecureRequests]: true };
 
 beforeAll(async () => {
   server = await startTestServer();
-  const issuer = new URL(server.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+  as = await discover(server.url);
 });
 afterAll(() => server?.close());
 

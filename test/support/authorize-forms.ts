@@ -1,9 +1,34 @@
 // The authorization pages driven over HTTP as a browser would drive them (forms, cookies, redirects),
 // for tests that are about the protocol rather than the pages (test/e2e/oauth-browser.test.ts drives
 // them in Chromium).
+import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
 
 export const DEMO_REDIRECT_URI = 'http://localhost:8765/callback';
+/** http on localhost: what oauth4webapi refuses by default. */
+export const insecure = { [oauth.allowInsecureRequests]: true };
+
+/** The authorisation server's metadata, as an OAuth client discovers it (RFC 8414). */
+export async function discover(base: string): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(base);
+  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+}
+
+/** A fresh authorization request of app_demo with PKCE: its verifier, state and query parameters. */
+export async function authorizationRequest(scope = 'event:manage broadcast:manage') {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const query: Record<string, string> = {
+    response_type: 'code',
+    client_id: 'app_demo',
+    redirect_uri: DEMO_REDIRECT_URI,
+    scope,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  };
+  return { verifier, state, query };
+}
 
 /** A tiny cookie jar: what Set-Cookie gave, sent back on the next request. */
 export class CookieJar {
