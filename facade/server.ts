@@ -142,7 +142,12 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   return {
     app,
     async listen(port, host = '0.0.0.0') {
+      // A client may half-close its side once it has sent its request (HTTP/1.1 allows it): the answer
+      // is still written, and the socket closed after it. Node's default ends the socket at the
+      // client's FIN and drops an answer that waits on I/O (the property has no typing; start.test.ts
+      // sends such a request).
       const server = http.createServer(app.callback());
+      (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       server.prependListener('request', track);
       server.on('clientError', answerClientError);
       server.keepAliveTimeout = 65_000;

@@ -30,6 +30,9 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     persistedQueries: false,
     // Apollo's landing page loads Sandbox from a CDN: browsers get ide.ts's GraphiQL instead.
     plugins: [ApolloServerPluginLandingPageDisabled()],
+    // The platform drains requests on SIGTERM itself (facade/server.ts); Apollo's own handler would
+    // stop the server at the signal and fail the GraphQL operations still in flight.
+    stopOnTerminationSignals: false,
     logger: {
       debug: () => undefined,
       info: () => undefined,

@@ -1,5 +1,6 @@
 // The HTTP conventions of docs/errors.md: request ids, JSON error bodies for every kind of bad request,
 // GraphQL over HTTP, health, readiness, metrics and docs.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -73,6 +74,28 @@ describe('bad requests answer JSON 4xx, never 500 or HTML', () => {
     expect((await expectJsonError(await get('?targetType=galaxy&targetId=1'), 400, 'validation_failed')).details[0].field).toBe('targetType');
     expect((await expectJsonError(await get('?targetId=a&targetId=b&targetType=user'), 400, 'validation_failed')).details[0].field).toBe('targetId');
     expect((await expectJsonError(await get(`?targetType=user&targetId=${'x'.repeat(200)}`), 400, 'validation_failed')).details[0].field).toBe('targetId');
+  });
+});
+
+describe('connections', () => {
+  it('answers a client that half-closes its side right after its request (HTTP/1.1 allows it)', async () => {
+    const { port } = new URL(server.url);
+    const answers = await Promise.all(
+      ['/api/v2/organisations/org_demo/events', '/api/v2/auth/context'].map(
+        (path) =>
+          new Promise<string>((resolve, reject) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => {
+              // The request and the FIN in one go; the answer waits on the database.
+              socket.end(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-token-app\r\n\r\n`);
+            });
+            let answer = '';
+            socket.on('data', (chunk) => (answer += chunk.toString()));
+            socket.on('close', () => resolve(answer));
+            socket.on('error', reject);
+          }),
+      ),
+    );
+    for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 200/);
   });
 });
 

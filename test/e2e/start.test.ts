@@ -71,15 +71,17 @@ describe('npm start', () => {
   }, 240_000);
 
   it('is the server process: SIGTERM to npm drains the request in flight and exits within 10 s', async () => {
-    const running = await start();
+    // As deployed (NODE_ENV is not test), so that nothing but the platform reacts to the signal.
+    const running = await start({ NODE_ENV: 'production' });
     const { port } = new URL(running.base);
     // A request whose body is still arriving when the signal comes.
+    // The client half-closes its side once the body is out, and the answer waits on I/O (the token).
     const body = JSON.stringify({ query: '{ __typename }' });
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-token-app\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopped = running.stop('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
