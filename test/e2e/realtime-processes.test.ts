@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { postgresServerUrl, scratchEnvironment } from '../support/scratch-database.ts';
 import { assertNoServerLeft, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { UNDER_LOAD } from '../support/server.ts';
 import { openDatabase, type Database } from '../../subgraphs/shared/db/database.ts';
 import { encodeCursor, headPosition } from '../../subgraphs/shared/change-feed.ts';
 import { call } from '../support/api.ts';
@@ -20,7 +21,7 @@ const servers: ServerProcess[] = [];
 const start = () =>
   startServerProcess({
     args: ['start', '--silent'],
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    env: { ...env, ...UNDER_LOAD, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
     ready: /GraphQL\s+(http:\/\/\S+)\/graphql/,
   });
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
 import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
@@ -12,7 +12,7 @@ import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
 let server: TestServer;
 const clients: Client[] = [];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ rateLimits: underLoadLimits() });
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.dispose()));
@@ -140,7 +140,7 @@ describe('subscriptions', () => {
 describe('resuming', () => {
   it('20 writers, 500 changes, a client reconnecting at random moments to either of two instances with its last cursor: every change once, in order', async () => {
     // A second instance on the same database: its own hub follows the same feed.
-    const other = await startTestServer({ db: server.db, webhookWorker: false });
+    const other = await startTestServer({ db: server.db, webhookWorker: false, rateLimits: underLoadLimits() });
     const bases = [server.url, other.url];
     try {
       const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
@@ -210,7 +210,7 @@ async function instanceWith(settings: Record<string, string>): Promise<TestServe
   const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
   Object.assign(process.env, settings);
   try {
-    return await startTestServer({ db: server.db, webhookWorker: false });
+    return await startTestServer({ db: server.db, webhookWorker: false, rateLimits: underLoadLimits() });
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];

@@ -1,5 +1,6 @@
 // Starts the real platform on a free port over a fresh test database.
 import { createPlatform, type PlatformOptions } from '../../facade/server.ts';
+import { rateLimitConfig, type RateLimitConfig } from '../../facade/http/rate-limits.ts';
 import type { SubgraphUrls } from '../../facade/graphql/gateway.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -39,3 +40,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * For files that drive thousands of requests a minute with one token (writers under load): a token
+ * quota they do not reach. The limits themselves are tested in rate-limits.test.ts.
+ */
+export const UNDER_LOAD = { RATE_LIMIT_TOKEN: '1000000/60', RATE_LIMIT_API_KEY: '1000000/60' };
+export const underLoadLimits = (): RateLimitConfig => ({
+  ...rateLimitConfig(),
+  token: { name: 'token', quota: 1_000_000, windowSeconds: 60 },
+  apiKey: { name: 'api_key', quota: 1_000_000, windowSeconds: 60 },
+});
