@@ -3,8 +3,8 @@
 // out to every subscriber at once and its cost per subscriber decides how many one process serves:
 //
 // - a change is executed once per subscription signature (query, variables, credential) and its
-//   payload serialised once, so that a thousand overlays subscribed alike cost one execution and one
-//   JSON.stringify per change, and a string concatenation each;
+//   payload serialised and UTF-8 encoded once, so that a thousand overlays subscribed alike cost one
+//   execution and one JSON.stringify per change, and a frame of shared buffers each (transport.ts);
 // - a subscription sends every change that is ready in one synchronous loop, without a promise per
 //   change, for as long as its socket is below its high-water mark (then it waits for the socket to
 //   drain, and its backlog stays in its change stream, which bounds it).
@@ -14,17 +14,19 @@ import { responseKeyResolver } from './schema.ts';
 import type { ChangeStream } from './stream.ts';
 import type { SubscriptionContext } from './types.ts';
 
-/** A change's payload for one signature: its JSON text, or the error, once known. */
+/** A change's payload for one signature: its JSON as UTF-8, or the error, once known. */
 interface Rendered {
-  json?: string;
+  json?: Buffer;
   error?: unknown;
   /** Subscribers waiting for it, called in one synchronous loop when it is known. */
   waiting: (() => void)[];
 }
 const rendered = new Map<string, Rendered>();
 
-const serialise = ({ errors, ...result }: ExecutionResult): string =>
-  JSON.stringify(errors ? { ...result, errors: errors.map((e) => e.toJSON()) } : result);
+const serialise = ({ errors, ...result }: ExecutionResult): Buffer =>
+  Buffer.from(JSON.stringify(errors ? { ...result, errors: errors.map((e) => e.toJSON()) } : result));
+
+const CLOSE_BRACE = Buffer.from('}');
 
 function render(args: ExecutionArgs, change: FeedChange): Rendered {
   const key = `${change.cursor}|${(args.contextValue as SubscriptionContext).signature}`;
@@ -66,7 +68,7 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
   if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
   const stream = source as unknown as ChangeStream;
   const { outlet, subscriptionId } = args.contextValue as SubscriptionContext;
-  const prefix = `{"id":${JSON.stringify(subscriptionId)},"type":"next","payload":`;
+  const prefix = Buffer.from(`{"id":${JSON.stringify(subscriptionId)},"type":"next","payload":`);
   let rendering = false;
   let ended: ((result: IteratorResult<ExecutionResult, undefined>) => void) | null = null;
   let failure: unknown = null;
@@ -100,7 +102,7 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
   };
   const send = (payload: Rendered) => {
     if (payload.error !== undefined) end(payload.error);
-    else if (!stream.done) outlet.push(prefix + payload.json + '}');
+    else if (!stream.done) outlet.push(prefix, payload.json!, CLOSE_BRACE);
   };
   stream.onReady = pump;
   pump();
