@@ -21,7 +21,9 @@ interface Rendered {
   /** Subscribers waiting for it, called in one synchronous loop when it is known. */
   waiting: (() => void)[];
 }
-const rendered = new Map<string, Rendered>();
+// By change cursor, then subscription signature: no key to build per subscriber, and shared by
+// subscriptions that replay the same changes (a thousand overlays resuming from one cursor).
+const rendered = new Map<string, Map<string, Rendered>>();
 
 const serialise = ({ errors, ...result }: ExecutionResult): Buffer =>
   Buffer.from(JSON.stringify(errors ? { ...result, errors: errors.map((e) => e.toJSON()) } : result));
@@ -29,8 +31,14 @@ const serialise = ({ errors, ...result }: ExecutionResult): Buffer =>
 const CLOSE_BRACE = Buffer.from('}');
 
 function render(args: ExecutionArgs, change: FeedChange): Rendered {
-  const key = `${change.cursor}|${(args.contextValue as SubscriptionContext).signature}`;
-  let entry = rendered.get(key);
+  const signature = (args.contextValue as SubscriptionContext).signature;
+  let bySignature = rendered.get(change.cursor);
+  if (!bySignature) {
+    rendered.set(change.cursor, (bySignature = new Map()));
+    // Long enough for every subscriber of this instance to have taken the change, even one behind.
+    setTimeout(() => rendered.delete(change.cursor), 5_000).unref();
+  }
+  let entry = bySignature.get(signature);
   if (!entry) {
     const created: Rendered = { waiting: [] };
     const settle = () => {
@@ -51,9 +59,7 @@ function render(args: ExecutionArgs, change: FeedChange): Rendered {
         },
       );
     entry = created;
-    rendered.set(key, entry);
-    // Long enough for every subscriber of this instance to have taken the change, even one behind.
-    setTimeout(() => rendered.delete(key), 5_000).unref();
+    bySignature.set(signature, entry);
   }
   return entry;
 }

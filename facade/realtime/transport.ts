@@ -38,8 +38,8 @@ interface Outbox {
 
 /** A socket's side of a subscription: frames pushed are written at the end of the turn. */
 export interface Outlet {
-  /** One text message made of these parts (UTF-8 already). */
-  push(...parts: Buffer[]): void;
+  /** One text message: the subscription's prefix, the shared payload and the closing part (UTF-8 already). */
+  push(prefix: Buffer, payload: Buffer, suffix: Buffer): void;
   /** Whether the socket is below its high-water mark, counting what this turn has pushed. */
   writable(): boolean;
   whenWritable(wake: () => void): void;
@@ -63,7 +63,7 @@ export class CoalescingTransport {
   outlet(ws: WebSocket): Outlet {
     const raw = this.raw.get(ws)!;
     return {
-      push: (...parts) => this.push(ws, parts),
+      push: (prefix, payload, suffix) => this.push(ws, prefix, payload, suffix),
       writable: () => ws.readyState === ws.OPEN && (this.outboxes.get(ws)?.bytes ?? 0) + raw.writableLength < raw.writableHighWaterMark,
       // A socket that is closing wakes nobody: its subscriptions end when it has closed.
       whenWritable: (wake) => void (ws.readyState === ws.OPEN && this.outbox(ws).wakers.push(wake)),
@@ -83,7 +83,7 @@ export class CoalescingTransport {
           protocol: ws.protocol,
           send: (data) => {
             if (ws.readyState !== ws.OPEN) return;
-            this.push(ws, [Buffer.from(data)]);
+            this.push(ws, Buffer.from(data));
             return new Promise<void>((resolve) => this.outbox(ws).wakers.push(resolve));
           },
           close: (code, reason) => ws.close(code, reason),
@@ -120,13 +120,14 @@ export class CoalescingTransport {
     return outbox;
   }
 
-  private push(ws: WebSocket, parts: Buffer[]): void {
+  private push(ws: WebSocket, first: Buffer, second?: Buffer, third?: Buffer): void {
     if (ws.readyState !== ws.OPEN) return;
     const outbox = this.outbox(ws);
-    let length = 0;
-    for (const part of parts) length += part.length;
+    const length = first.length + (second?.length ?? 0) + (third?.length ?? 0);
     const header = frameHeader(length);
-    outbox.parts.push(header, ...parts);
+    outbox.parts.push(header, first);
+    if (second) outbox.parts.push(second);
+    if (third) outbox.parts.push(third);
     outbox.bytes += header.length + length;
   }
 
@@ -157,8 +158,20 @@ export class CoalescingTransport {
   }
 }
 
+// Subscribers alike get frames of one length: their header is made once and only ever copied.
+const headers = new Map<number, Buffer>();
+
 /** The header of a final, unmasked text frame of `length` payload bytes (RFC 6455 §5.2). */
 function frameHeader(length: number): Buffer {
+  let header = headers.get(length);
+  if (!header) {
+    if (headers.size >= 4096) headers.clear();
+    headers.set(length, (header = encodeFrameHeader(length)));
+  }
+  return header;
+}
+
+function encodeFrameHeader(length: number): Buffer {
   if (length < 126) return Buffer.from([0x81, length]);
   if (length < 65536) return Buffer.from([0x81, 126, length >> 8, length & 0xff]);
   const header = Buffer.alloc(10);

@@ -2,12 +2,57 @@
 // one instance while a writer reports a match 50 times a second through a second instance (as at
 // scale, where writes and sockets are served apart); the latency from each write to its delivery at
 // every subscriber, and the gateway instance's resident memory per subscriber.
+//
+// The subscribers share the machine's two cores with the gateway, so by default each is a minimal
+// graphql-transport-ws client on ws (connection_init, subscribe, JSON-parsed messages): the load
+// generator should not take the CPU it measures. BENCH_SUBSCRIBER_CLIENT=graphql-ws runs the graphql-ws
+// client instead (the realtime tests use it throughout).
 import pg from 'pg';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { startBenchServer } from './support.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const FULL_CLIENT = process.env.BENCH_SUBSCRIBER_CLIENT === 'graphql-ws';
+
+interface Subscriber {
+  ready: Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** The protocol and nothing more: init, subscribe, and each `next` message handed on. */
+function minimalSubscriber(url: string, apiKey: string, query: string, onNext: (payload: { data: { eventChanged: { revision: number } } }) => void, onError: () => void): Subscriber {
+  const ws = new WebSocket(url, 'graphql-transport-ws');
+  const ready = new Promise<void>((resolve, reject) => {
+    ws.once('error', reject);
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { apiKey } })));
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
+      if (message.type === 'next') onNext(message.payload as Parameters<typeof onNext>[0]);
+      else if (message.type === 'connection_ack') {
+        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+        resolve();
+      } else if (message.type === 'ping') ws.send('{"type":"pong"}');
+      else if (message.type === 'error') onError();
+    });
+  });
+  return {
+    ready,
+    dispose: () =>
+      new Promise<void>((resolve) => {
+        if (ws.readyState === WebSocket.CLOSED) return resolve();
+        ws.once('close', () => resolve());
+        ws.close(1000);
+      }),
+  };
+}
+
+function fullSubscriber(url: string, apiKey: string, query: string, onNext: (payload: { data: { eventChanged: { revision: number } } }) => void, onError: () => void): Subscriber {
+  const client: Client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0, lazy: false });
+  const ready = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+  client.subscribe<{ eventChanged: { revision: number } }>({ query }, { next: (payload) => onNext(payload as Parameters<typeof onNext>[0]), error: onError, complete: () => undefined });
+  return { ready, dispose: () => client.dispose() as Promise<void> };
+}
 const WRITES_PER_SECOND = Number(process.env.BENCH_REALTIME_WRITES ?? 50);
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5) * 2;
 
@@ -41,7 +86,7 @@ export async function realtimeBench(databaseUrl: string) {
   // would otherwise share this process and hold the feed back while they run.
   const server = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' }, { profile: true });
   const writer = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' });
-  const clients: Client[] = [];
+  const clients: Subscriber[] = [];
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rssBefore = server.rssMiB();
@@ -49,25 +94,33 @@ export async function realtimeBench(databaseUrl: string) {
     const sent = new Map<number, { sentAt: number; answeredAt?: number }>();
     const fromSend: number[] = [];
     const fromAnswer: number[] = [];
-    const pending: { revision: number; at: number }[] = [];
+    // Arrivals in typed arrays, allocated up front: half a million objects would put major garbage
+    // collections of this process, and their pauses, into the latencies it measures.
+    const capacity = SUBSCRIBERS * (Math.ceil(WRITES_PER_SECOND * seconds()) + 10);
+    const arrivedRevision = new Int32Array(capacity);
+    const arrivedAt = new Float64Array(capacity);
+    let arrivals = 0;
     let received = 0;
     let errors = 0;
     const ready: Promise<void>[] = [];
+    const query = 'subscription { eventChanged(eventId: "evt_rt") { cursor type revision occurredAt event { name revision } } }';
+    const url = server.url.replace(/^http/, 'ws') + '/api/v1/gateway';
     for (let i = 0; i < SUBSCRIBERS; i++) {
-      const client = createClient({ url: server.url.replace(/^http/, 'ws') + '/api/v1/gateway', webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-org-key-0001' }, retryAttempts: 0, lazy: false });
-      clients.push(client);
-      ready.push(new Promise<void>((resolve) => client.on('connected', () => resolve())));
-      client.subscribe<{ eventChanged: { revision: number; event: { revision: number } } }>(
-        { query: 'subscription { eventChanged(eventId: "evt_rt") { cursor type revision occurredAt event { name revision } } }' },
-        {
-          next: ({ data }) => {
-            received++;
-            pending.push({ revision: data!.eventChanged.revision, at: performance.now() });
-          },
-          error: () => errors++,
-          complete: () => undefined,
+      const subscriber = (FULL_CLIENT ? fullSubscriber : minimalSubscriber)(
+        url,
+        'demo-org-key-0001',
+        query,
+        ({ data }) => {
+          received++;
+          if (arrivals < capacity) {
+            arrivedRevision[arrivals] = data.eventChanged.revision;
+            arrivedAt[arrivals++] = performance.now();
+          }
         },
+        () => errors++,
       );
+      clients.push(subscriber);
+      ready.push(subscriber.ready);
       // Open sockets in small bursts, as real overlays would arrive.
       if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -108,31 +161,31 @@ export async function realtimeBench(databaseUrl: string) {
       writer: writer.cpuMs() - cpuAtStart.writer,
       subscribers: (subscribersCpu.user + subscribersCpu.system) / 1000,
     };
-    for (const { revision: r, at } of pending) {
-      const write = sent.get(r);
-      if (!write) continue;
-      fromSend.push(at - write.sentAt);
-      fromAnswer.push(Math.max(0, at - write.answeredAt!));
-    }
     // Per write: when its first and its last subscriber had it; the difference is the fan-out.
-    const arrivals = new Map<number, { first: number; last: number }>();
-    for (const { revision: r, at } of pending) {
-      const entry = arrivals.get(r);
-      if (!entry) arrivals.set(r, { first: at, last: at });
+    const byWrite = new Map<number, { first: number; last: number }>();
+    for (let i = 0; i < arrivals; i++) {
+      const [r, at] = [arrivedRevision[i], arrivedAt[i]];
+      const write = sent.get(r);
+      if (write) {
+        fromSend.push(at - write.sentAt);
+        fromAnswer.push(Math.max(0, at - write.answeredAt!));
+      }
+      const entry = byWrite.get(r);
+      if (!entry) byWrite.set(r, { first: at, last: at });
       else {
         entry.first = Math.min(entry.first, at);
         entry.last = Math.max(entry.last, at);
       }
     }
-    const firstAfterAnswer = [...arrivals].filter(([r]) => sent.has(r)).map(([r, { first }]) => Math.max(0, first - sent.get(r)!.answeredAt!));
-    const fanOut = [...arrivals.values()].map(({ first, last }) => last - first);
+    const firstAfterAnswer = [...byWrite].filter(([r]) => sent.has(r)).map(([r, { first }]) => Math.max(0, first - sent.get(r)!.answeredAt!));
+    const fanOut = [...byWrite.values()].map(({ first, last }) => last - first);
     fromSend.sort((a, b) => a - b);
     fromAnswer.sort((a, b) => a - b);
     firstAfterAnswer.sort((a, b) => a - b);
     fanOut.sort((a, b) => a - b);
     const row = (label: string, values: number[]) =>
       console.log(`| ${label} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${values[values.length - 1].toFixed(1)} |`);
-    console.log(`\nRealtime gateway: ${SUBSCRIBERS} subscribers (one socket each) on one event, ${writes} writes in ${seconds()} s (${(writes / seconds()).toFixed(0)}/s)`);
+    console.log(`\nRealtime gateway: ${SUBSCRIBERS} subscribers (one socket each, ${FULL_CLIENT ? 'the graphql-ws client' : 'minimal graphql-transport-ws clients'}) on one event, ${writes} writes in ${seconds()} s (${(writes / seconds()).toFixed(0)}/s)`);
     console.log(`delivered ${received} of ${expected} messages, ${errors} subscription errors`);
     console.log('| latency to delivery at the subscriber | p50 ms | p99 ms | max ms |');
     console.log('|---|---|---|---|');
@@ -145,7 +198,7 @@ export async function realtimeBench(databaseUrl: string) {
     console.log(`server resident memory: ${rssBefore.toFixed(0)} MiB before, ${rssSubscribed.toFixed(0)} MiB with ${SUBSCRIBERS} subscribers: ${(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1)} KiB per subscriber`);
     if (received !== expected) throw new Error(`${expected - received} messages were not delivered`);
   } finally {
-    await Promise.all(clients.map((client) => client.dispose()));
+    await Promise.all(clients.map((subscriber) => subscriber.dispose()));
     await server.stop();
     await writer.stop();
   }
