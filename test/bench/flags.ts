@@ -1,9 +1,11 @@
-// The node flags of npm start, chosen by measurement: for each candidate (heap sizes, garbage
-// collector threads, glibc malloc arenas, source maps), the event list's throughput and CPU per
-// request with the server started with those flags, and the resident memory of the same server
-// after 100,000 mixed requests (the memory benchmark's mix), twice. BENCH_ONLY=flags npm run bench.
+// The node flags of npm start, chosen by measurement: for each candidate (heap sizes, glibc
+// malloc arenas, source maps), the event list's throughput and CPU per
+// request with the server started with those flags, the realtime gateway with 1,000 subscribers and
+// 50 writes a second on a server started with them, and the resident memory of the same server after
+// 100,000 mixed requests (the memory benchmark's mix), twice. BENCH_ONLY=flags npm run bench.
 import pg from 'pg';
 import { residentMemory, type MemoryFigures } from './memory.ts';
+import { realtimeRun, type RealtimeFigures } from './realtime.ts';
 import { load, startBenchServer, startCommand } from './support.ts';
 import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
 
@@ -20,15 +22,17 @@ function candidates(): Candidate[] {
   const chosen = startCommand();
   const without = (flag: string) => chosen.flags.filter((f) => !f.startsWith(flag));
   const semi = (size: number) => [...without('--max-semi-space-size'), `--max-semi-space-size=${size}`];
+  const old = (size: number) => [...without('--max-old-space-size'), `--max-old-space-size=${size}`];
   const noArenaLimit = Object.fromEntries(Object.entries(chosen.env).filter(([name]) => name !== 'MALLOC_ARENA_MAX'));
   return [
     { name: `npm start: ${[...Object.entries(chosen.env).map(([k, v]) => `${k}=${v}`), ...chosen.flags].join(' ')}`, ...chosen },
+    { name: 'old space 192 MiB', env: chosen.env, flags: old(192) },
+    { name: 'old space 256 MiB', env: chosen.env, flags: old(256) },
     { name: 'semi-space 4 MiB', env: chosen.env, flags: semi(4) },
     { name: 'semi-space 16 MiB', env: chosen.env, flags: semi(16) },
-    { name: '+ --single-threaded-gc', env: chosen.env, flags: [...chosen.flags, '--single-threaded-gc'] },
     { name: 'malloc arenas unlimited (no MALLOC_ARENA_MAX)', env: noArenaLimit, flags: chosen.flags },
     { name: '+ --enable-source-maps', env: chosen.env, flags: ['--enable-source-maps', ...chosen.flags] },
-    { name: 'before (--enable-source-maps, semi-space 4, unlimited arenas)', env: noArenaLimit, flags: ['--enable-source-maps', ...semi(4)] },
+    { name: 'before (--enable-source-maps, old space 128, semi-space 4, unlimited arenas)', env: noArenaLimit, flags: ['--enable-source-maps', ...old(128).filter((f) => !f.startsWith('--max-semi-space-size')), '--max-semi-space-size=4'] },
   ];
 }
 
@@ -75,9 +79,12 @@ export async function flagsBench(databaseUrl: string) {
       if (!best || result.rps > best.rps) lists.set(candidate, result);
     }
   }
-  console.log(`\nNode flags: event list (page of 20, 32 connections; the best of three interleaved rounds) and resident memory (MiB) after ${requests.toLocaleString('en')} mixed requests, PostgreSQL`);
-  console.log('| flags | event list req/s | CPU µs per request | MiB after start | MiB after the requests | mix req/s |');
-  console.log('|---|---|---|---|---|---|');
+  // The gateway at 1,000 subscribers and 50 writes a second, once per candidate.
+  const realtime = new Map<Candidate, RealtimeFigures>();
+  for (const candidate of all) realtime.set(candidate, await realtimeRun(databaseUrl, candidate, false));
+  console.log(`\nNode flags: event list (page of 20, 32 connections; the best of three interleaved rounds), realtime gateway (1,000 subscribers, 50 writes/s asked; latency from a write's answer to each delivery) and resident memory (MiB) after ${requests.toLocaleString('en')} mixed requests, PostgreSQL`);
+  console.log('| flags | event list req/s | CPU µs per request | realtime writes/s | realtime p50 / p99 ms | gateway µs per message | MiB after start | MiB after the requests | mix req/s |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   // Resident memory varies by several MiB from one run to the next: two runs each, both shown.
   for (const candidate of all) {
     const list = lists.get(candidate)!;
@@ -91,6 +98,7 @@ export async function flagsBench(databaseUrl: string) {
       }
     }
     const both = (pick: (m: MemoryFigures) => number) => runs.map((m) => pick(m).toFixed(0)).join(', ');
-    console.log(`| ${candidate.name} | ${list.rps.toFixed(0)} | ${list.cpuPerRequest.toFixed(0)} | ${both((m) => m.atStart)} | ${both((m) => m.after)} | ${both((m) => m.rps)} |`);
+    const live = realtime.get(candidate)!;
+    console.log(`| ${candidate.name} | ${list.rps.toFixed(0)} | ${list.cpuPerRequest.toFixed(0)} | ${live.writesPerSecond.toFixed(0)} | ${live.p50.toFixed(0)} / ${live.p99.toFixed(0)} | ${live.gatewayMicrosecondsPerMessage.toFixed(1)} | ${both((m) => m.atStart)} | ${both((m) => m.after)} | ${both((m) => m.rps)} |`);
   }
 }
