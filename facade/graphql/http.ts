@@ -84,12 +84,12 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     const scope = (ctx.state.scope = scopeOf(ctx));
     const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
     if (!quota.allowed) {
-      for (const [name, value] of Object.entries(refusalHeaders(quota))) ctx.set(name, value);
+      ctx.set(refusalHeaders(quota));
       ctx.status = 429;
       ctx.body = { errors: [{ message: rateLimitedMessage(quota), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
       return;
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(quota))) ctx.set(name, value);
+    ctx.set(rateLimitHeaders(quota));
     await handler(ctx, next);
   });
 }

@@ -12,7 +12,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimi
 import { Redis } from 'ioredis';
 import type { Database, SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import type { RequestScope } from '../../subgraphs/shared/context.ts';
-import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
+import { resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
 
 export interface Policy {
@@ -323,15 +323,15 @@ export class RateLimits {
   }
 }
 
+/** The token quota's key: the application, or the application and the user a token acts for. */
+export const tokenQuotaKey = (authority: Authority) => (authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId);
+
 /** Whose quota a request spends: its application (with its user), its API key, or its IP address. */
 export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number): Promise<Decision> {
   if (scope.authorization) {
     // The same memoised lookup the subgraphs use: the token is read once per request.
     const authority = await (scope.authority ??= resolveAuthority(sql, scope.authorization)).catch(() => null);
-    if (authority) {
-      const key = authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId;
-      return limits.take('token', key, points);
-    }
+    if (authority) return limits.take('token', tokenQuotaKey(authority), points);
   } else if (scope.apiKey) {
     const key = await (scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey)).catch(() => null);
     if (key) return limits.take('apiKey', key.keyId, points);

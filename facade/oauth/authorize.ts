@@ -32,6 +32,8 @@ import { consentPage, errorPage, PAGE_CSP, signInPage } from './pages.ts';
 const SESSION_COOKIE = 'esp_session';
 const CSRF_COOKIE = 'esp_csrf';
 const MAX_PARAM_LENGTH = 2000;
+/** What this site's session and CSRF tokens look like; any other cookie value is ignored. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
 
 function cookieOptions(ctx: Context, maxAgeSeconds?: number) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/oauth', secure: ctx.secure, overwrite: true, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}) };
@@ -75,7 +77,7 @@ function readParams(source: Record<string, unknown>): { params: AuthorizationPar
 /** The CSRF token of this browser: its cookie, set now when it has none. */
 function csrfToken(ctx: Context): string {
   let token = ctx.cookies.get(CSRF_COOKIE);
-  if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
+  if (!token || !TOKEN_SHAPE.test(token)) {
     token = randomSecret(24);
     ctx.cookies.set(CSRF_COOKIE, token, cookieOptions(ctx));
   }
@@ -90,7 +92,7 @@ function csrfMatches(ctx: Context, submitted: unknown): boolean {
 
 const sessionOf = (ctx: Context) => {
   const token = ctx.cookies.get(SESSION_COOKIE);
-  return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
+  return token && TOKEN_SHAPE.test(token) ? token : undefined;
 };
 
 export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits) {

@@ -31,7 +31,7 @@ import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
 import { checkDocumentSize, GRAPHQL_LIMITS, measureOperation } from '../graphql/limits.ts';
-import { operationPoints, rateLimitedMessage, type RateLimits } from '../http/rate-limits.ts';
+import { operationPoints, rateLimitedMessage, tokenQuotaKey, type RateLimits } from '../http/rate-limits.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
@@ -186,8 +186,7 @@ export class RealtimeGateway {
         const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
         const authority = await resolveAuthority(this.options.db.sql, authorization);
         const token = authorization!.replace(/^Bearer\s+/i, '');
-        const key = authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId;
-        return { kind, hash: sha256(token), scope: () => ({ authorization }), quota: { policy: 'token', key } };
+        return { kind, hash: sha256(token), scope: () => ({ authorization }), quota: { policy: 'token', key: tokenQuotaKey(authority) } };
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
       const found = await resolveApiKey(this.options.db.sql, apiKey);

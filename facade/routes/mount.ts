@@ -75,7 +75,7 @@ function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: numb
 
 /** 429 with the limit fields and Retry-After, in the route's error format. */
 function sendRateLimited(ctx: Context, row: RouteRow, decision: Decision) {
-  for (const [name, value] of Object.entries(refusalHeaders(decision))) ctx.set(name, value);
+  ctx.set(refusalHeaders(decision));
   if (row.errorFormat === 'oauth') {
     ctx.status = 429;
     ctx.set('Cache-Control', 'no-store');
@@ -122,7 +122,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       const context: GatewayContext = { scope: scopeOf(ctx) };
       const quota = await spendQuota(ctx, row, variables, context, routeLimits);
       if (!quota.allowed) return sendRateLimited(ctx, row, quota);
-      for (const [name, value] of Object.entries(rateLimitHeaders(quota))) ctx.set(name, value);
+      ctx.set(rateLimitHeaders(quota));
       const result = await runner.run(row.operation, variables, context);
       const error = result.errors?.[0];
       if (error) {

@@ -11,7 +11,7 @@
 //   concurrent uses exactly one wins.
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidScopeError } from '@node-oauth/oauth2-server';
-import { hashSecret, newId, randomSecret, sha256, verifySecret } from '../../shared/crypto.ts';
+import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
 import { SCOPES } from '../../shared/scopes.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
 import type { Database } from '../../shared/db/database.ts';
@@ -41,9 +41,6 @@ export interface OAuthUser extends User {
   grantId: string | null;
 }
 
-let standIn: string | undefined;
-const standInHash = () => (standIn ??= hashSecret(randomSecret(24)));
-
 export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused' | 'client';
 
 const REVOKE_GRANT_SQL = [
@@ -55,6 +52,20 @@ const REVOKE_GRANT_SQL = [
 /** Revokes a grant and everything issued under it, in one transaction. */
 export async function revokeGrant(database: OAuthStore, grantId: string, reason: GrantRevocationReason): Promise<void> {
   await database.transaction(REVOKE_GRANT_SQL.map((text, index) => ({ text, values: index === 0 ? [grantId, reason] : [grantId] })));
+}
+
+// The user's grants to one application and every token acting for the user in it (grant-less ones
+// included), grants first so that a token being written under one waits or is refused (see below).
+const REVOKE_USER_AUTHORIZATION_SQL = [
+  `UPDATE "OAuthGrant" SET "revokedAt" = ${NOW}, "revokedReason" = 'user' WHERE "userId" = $1 AND "applicationId" = $2 AND "revokedAt" IS NULL`,
+  `UPDATE "AccessToken" SET "revokedAt" = ${NOW} WHERE "userId" = $1 AND "applicationId" = $2 AND "revokedAt" IS NULL`,
+  `UPDATE "RefreshToken" SET "revokedAt" = ${NOW}
+   WHERE "grantId" IN (SELECT id FROM "OAuthGrant" WHERE "userId" = $1 AND "applicationId" = $2) AND "revokedAt" IS NULL`,
+];
+
+/** Revokes everything a user authorised an application to do, in one transaction. */
+export async function revokeUserGrants(database: OAuthStore, userId: string, applicationId: string): Promise<void> {
+  await database.transaction(REVOKE_USER_AUTHORIZATION_SQL.map((text) => ({ text, values: [userId, applicationId] })));
 }
 
 const CLIENT_SQL = `SELECT id, name, "clientSecretHash", "grantedScopes", "redirectUris" FROM "Application" WHERE id = $1`;
@@ -86,8 +97,8 @@ export async function findClient(database: OAuthStore, clientId: string): Promis
 /** The client, authenticated by its secret; null for an unknown client or a wrong secret, in the same time. */
 export async function authenticateClient(database: OAuthStore, clientId: string, clientSecret: string): Promise<OAuthClient | null> {
   const [row] = await database.sql<ClientRow>(CLIENT_SQL, [clientId]);
-  const verified = verifySecret(clientSecret, row?.clientSecretHash ?? standInHash());
-  return row && verified ? toClient(row) : null;
+  const verified = verifySecretOrStandIn(clientSecret, row?.clientSecretHash);
+  return verified ? toClient(row) : null;
 }
 
 /** Requested scopes (none: every granted scope) checked against what the application was granted. */

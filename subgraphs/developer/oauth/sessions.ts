@@ -1,7 +1,7 @@
 // Users signed in to the authorisation pages: a password checked against its scrypt hash (an unknown
 // user against a stand-in, in the same time), then a random session token of which only the hash is
 // kept. The session only lets its user answer consent pages; it is no API credential.
-import { hashSecret, newId, randomSecret, sha256, verifySecret } from '../../shared/crypto.ts';
+import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import type { OAuthStore } from './model.ts';
 
@@ -12,9 +12,6 @@ export interface SessionUser {
   displayName: string;
 }
 
-let standIn: string | undefined;
-const standInHash = () => (standIn ??= hashSecret(randomSecret(24)));
-
 const LOGIN_SQL = `SELECT id, "displayName", "passwordHash" FROM "User" WHERE lower(username) = lower($1) OR lower(email) = lower($1) LIMIT 1`;
 const SESSION_SQL = `
   SELECT u.id, u."displayName" FROM "UserSession" s JOIN "User" u ON u.id = s."userId"
@@ -23,8 +20,7 @@ const SESSION_SQL = `
 /** A new session for the user with this username (or e-mail) and password; null when they do not match. */
 export async function signIn(database: OAuthStore, login: string, password: string): Promise<{ token: string; user: SessionUser } | null> {
   const [row] = await database.sql<SessionUser & { passwordHash: string }>(LOGIN_SQL, [login]);
-  const verified = verifySecret(password, row?.passwordHash ?? standInHash());
-  if (!row || !verified) return null;
+  if (!verifySecretOrStandIn(password, row?.passwordHash)) return null;
   const token = randomSecret(32);
   await database.prisma.userSession.create({
     data: { id: newId('ses'), tokenHash: sha256(token), userId: row.id, expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000) },

@@ -5,7 +5,7 @@ import type { SubgraphContext } from '../../shared/context.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../../shared/pagination.ts';
-import { revokeGrant, storeOf } from './model.ts';
+import { revokeUserGrants, storeOf } from './model.ts';
 
 export interface UserAuthorization {
   applicationId: string;
@@ -55,8 +55,6 @@ export async function revokeUserAuthorization(ctx: SubgraphContext, applicationI
   const userId = await userOf(ctx);
   const [current] = await ctx.sql<UserAuthorization>(AUTHORIZATIONS_SQL('only', 1), [userId, applicationId]);
   if (!current) throw notFound(`An authorisation of application ${applicationId}`);
-  const grants = await ctx.sql<{ id: string }>(`SELECT id FROM "OAuthGrant" WHERE "userId" = $1 AND "applicationId" = $2 AND "revokedAt" IS NULL`, [userId, applicationId]);
-  for (const grant of grants) await revokeGrant(storeOf(ctx), grant.id, 'user');
-  await ctx.sql(`UPDATE "AccessToken" SET "revokedAt" = ${NOW} WHERE "userId" = $1 AND "applicationId" = $2 AND "revokedAt" IS NULL`, [userId, applicationId]);
+  await revokeUserGrants(storeOf(ctx), userId, applicationId);
   return { ...current, revokedAt: new Date().toISOString() };
 }
