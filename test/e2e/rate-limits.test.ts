@@ -118,6 +118,31 @@ describe('OAuth endpoints', () => {
   });
 });
 
+describe('sign-in at the authorization page', () => {
+  it('counts wrong passwords as failed authentications of the address, and refuses it past the quota', async () => {
+    const own = await startTestServer({ rateLimits: { ...limits, authFailures: { name: 'auth_failures', quota: 2, windowSeconds: 600 } } });
+    try {
+      const session = new AuthorizeSession(own.url);
+      const query = { response_type: 'code', client_id: 'app_demo', redirect_uri: DEMO_REDIRECT_URI, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' };
+      const page = await (await session.get(`/oauth/authorize?${new URLSearchParams(query)}`)).text();
+      const statuses = [];
+      for (const password of ['wrong-1', 'wrong-2', 'demo-password']) {
+        statuses.push((await session.post({ ...formFields(page), action: 'sign_in', username: 'alice', password })).status);
+      }
+      // Two wrong passwords spend the quota: the right one is refused too, until the window ends.
+      expect(statuses).toEqual([401, 401, 429]);
+      const token = await fetch(`${own.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'app_demo', client_secret: 'demo-app-secret' }),
+      });
+      expect(token.status).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('gateway subscriptions', () => {
   it('have the limits of /graphql and spend their cost from the credential\'s quota', async () => {
     const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/api/v1/gateway`, webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-org-key-0001' }, retryAttempts: 0 });
