@@ -4,7 +4,8 @@
 //
 // - a change is executed once per subscription signature (query, variables, credential) and its
 //   payload serialised and UTF-8 encoded once, so that a thousand overlays subscribed alike cost one
-//   execution and one JSON.stringify per change, and a frame of shared buffers each (transport.ts);
+//   execution and one JSON.stringify per change, and a frame each: one copy of the payload behind the
+//   subscription's id and the frame header (transport.ts);
 // - a subscription sends every change that is ready in one synchronous loop, without a promise per
 //   change, for as long as its socket is below its high-water mark (then it waits for the socket to
 //   drain, and its backlog stays in its change stream, which bounds it).
@@ -12,6 +13,7 @@ import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionRes
 import type { FeedChange } from '../../subgraphs/shared/change-feed.ts';
 import { responseKeyResolver } from './schema.ts';
 import type { ChangeStream } from './stream.ts';
+import { textFrame } from './transport.ts';
 import type { SubscriptionContext } from './types.ts';
 
 /** A change's payload for one signature: its JSON as UTF-8, or the error, once known. */
@@ -75,7 +77,6 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
   const stream = source as unknown as ChangeStream;
   const { outlet, subscriptionId } = args.contextValue as SubscriptionContext;
   const prefix = Buffer.from(`{"id":${JSON.stringify(subscriptionId)},"type":"next","payload":`);
-  let rendering = false;
   let ended: ((result: IteratorResult<ExecutionResult, undefined>) => void) | null = null;
   let failure: unknown = null;
   const endedPromise = new Promise<IteratorResult<ExecutionResult, undefined>>((resolve) => (ended = resolve));
@@ -86,19 +87,23 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
     ended?.({ done: true, value: undefined });
   };
 
+  // The change being rendered, and the one function (not one per change) that resumes when it is.
+  let awaiting: Rendered | null = null;
+  const resume = () => {
+    const payload = awaiting!;
+    awaiting = null;
+    send(payload);
+    pump();
+  };
   const pump = (): void => {
-    if (rendering) return;
+    if (awaiting) return;
     while (outlet.writable()) {
       const change = stream.take();
       if (!change) break;
       const payload = render(args, change);
       if (payload.json === undefined && payload.error === undefined) {
-        rendering = true;
-        payload.waiting.push(() => {
-          rendering = false;
-          send(payload);
-          pump();
-        });
+        awaiting = payload;
+        payload.waiting.push(resume);
         return;
       }
       send(payload);
@@ -108,7 +113,7 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
   };
   const send = (payload: Rendered) => {
     if (payload.error !== undefined) end(payload.error);
-    else if (!stream.done) outlet.push(prefix, payload.json!, CLOSE_BRACE);
+    else if (!stream.done) outlet.push(textFrame(prefix, payload.json!, CLOSE_BRACE));
   };
   stream.onReady = pump;
   pump();

@@ -4,11 +4,11 @@
 // so an instance that falls behind catches up with several frames per write instead of paying a
 // write per frame; an idle instance sends at once, as before.
 //
-// The frames are built here rather than by ws.send: a message is a text frame of parts encoded once
-// (the change's payload, shared by every subscriber alike; the subscription's own prefix), so that a
-// subscriber costs a frame header, a copy into one buffer and one socket write, not a string, its
-// UTF-8 encoding and two stream writes per message. The server negotiates no compression, so ws
-// writes nothing but whole frames (pings, closes) to the same socket, each in one synchronous call.
+// The frames come whole (delivery.ts builds a subscription's `next` frame around the change's payload,
+// encoded once), so a subscriber costs a copy of bytes, a reference in its outbox and one socket
+// write, not a string, its UTF-8 encoding and two stream writes per message. The server negotiates no
+// compression, so ws writes nothing but whole frames (pings, closes) to the same socket, each in one
+// synchronous call.
 //
 // A send resolves once its frame is written and the socket is below its high-water mark, so that a
 // subscriber that does not read holds at most that much in buffers: its backlog stays in its change
@@ -28,45 +28,62 @@ export interface TransportOptions {
   log: (message: string, error?: unknown) => void;
 }
 
+/**
+ * What a socket has to write at the end of this turn. One per socket for its lifetime, reset after
+ * each write rather than made anew: a fan-out touches a thousand of them in one turn, and objects
+ * made per socket per turn outlive the young generation often enough for V8 to allocate them straight
+ * into the old one (pretenuring), which then filled at the rate of delivery and was collected by a
+ * full mark-compact every half second.
+ */
 interface Outbox {
-  /** Frame headers and payload parts, in order. */
-  parts: Buffer[];
+  readonly ws: WebSocket;
+  readonly raw: Duplex;
+  /** Whole frames, in order; `count` of them are this turn's (the array keeps its capacity). */
+  frames: (Buffer | null)[];
+  count: number;
   bytes: number;
-  /** Called once this outbox is written and its socket can take more. */
+  /** Called once this turn's frames are written and the socket can take more. */
   wakers: (() => void)[];
+  queued: boolean;
 }
 
 /** A socket's side of a subscription: frames pushed are written at the end of the turn. */
 export interface Outlet {
-  /** One text message: the subscription's prefix, the shared payload and the closing part (UTF-8 already). */
-  push(prefix: Buffer, payload: Buffer, suffix: Buffer): void;
+  /** One whole frame (textFrame); it is written as it is, so it may be shared with other sockets. */
+  push(frame: Buffer): void;
   /** Whether the socket is below its high-water mark, counting what this turn has pushed. */
   writable(): boolean;
   whenWritable(wake: () => void): void;
 }
 
 export class CoalescingTransport {
-  private readonly raw = new WeakMap<WebSocket, Duplex>();
-  private readonly outboxes = new Map<WebSocket, Outbox>();
-  private flushScheduled = false;
+  private readonly outboxes = new WeakMap<WebSocket, Outbox>();
+  /** The outboxes with something to write this turn: `queued` of them. */
+  private readonly queue: (Outbox | null)[] = [];
+  private queued = 0;
 
   constructor(private readonly options: TransportOptions) {}
 
   /** The upgrade's raw socket, kept so that a turn's frames can be written together. */
   upgrade(wss: WebSocketServer, request: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     wss.handleUpgrade(request, socket, head, (ws) => {
-      this.raw.set(ws, socket);
+      this.outboxes.set(ws, { ws, raw: socket, frames: [], count: 0, bytes: 0, wakers: [], queued: false });
       wss.emit('connection', ws, request);
     });
   }
 
   outlet(ws: WebSocket): Outlet {
-    const raw = this.raw.get(ws)!;
+    const outbox = this.outboxes.get(ws)!;
+    const { raw } = outbox;
     return {
-      push: (prefix, payload, suffix) => this.push(ws, prefix, payload, suffix),
-      writable: () => ws.readyState === ws.OPEN && (this.outboxes.get(ws)?.bytes ?? 0) + raw.writableLength < raw.writableHighWaterMark,
+      push: (frame) => this.push(outbox, frame),
+      writable: () => ws.readyState === ws.OPEN && outbox.bytes + raw.writableLength < raw.writableHighWaterMark,
       // A socket that is closing wakes nobody: its subscriptions end when it has closed.
-      whenWritable: (wake) => void (ws.readyState === ws.OPEN && this.outbox(ws).wakers.push(wake)),
+      whenWritable: (wake) => {
+        if (ws.readyState !== ws.OPEN) return;
+        outbox.wakers.push(wake);
+        this.enqueue(outbox);
+      },
     };
   }
 
@@ -74,6 +91,7 @@ export class CoalescingTransport {
     const server = makeServer(serverOptions);
     wss.options.handleProtocols = handleProtocols;
     wss.on('connection', (ws: WebSocket, request: http.IncomingMessage) => {
+      const outbox = this.outboxes.get(ws)!;
       ws.once('error', (error) => {
         this.options.log('gateway socket error', error);
         ws.close(CloseCode.InternalServerError, 'Internal server error');
@@ -83,8 +101,8 @@ export class CoalescingTransport {
           protocol: ws.protocol,
           send: (data) => {
             if (ws.readyState !== ws.OPEN) return;
-            this.push(ws, Buffer.from(data));
-            return new Promise<void>((resolve) => this.outbox(ws).wakers.push(resolve));
+            this.push(outbox, textFrame(Buffer.from(data)));
+            return new Promise<void>((resolve) => outbox.wakers.push(resolve));
           },
           close: (code, reason) => ws.close(code, reason),
           onMessage: (handle) =>
@@ -100,62 +118,73 @@ export class CoalescingTransport {
         { socket: ws, request },
       );
       ws.once('close', (code, reason) => {
-        const outbox = this.outboxes.get(ws);
-        this.outboxes.delete(ws);
-        outbox?.wakers.forEach((wake) => wake());
+        this.wake(outbox);
         void closed(code, String(reason));
       });
     });
   }
 
-  private outbox(ws: WebSocket): Outbox {
-    let outbox = this.outboxes.get(ws);
-    if (!outbox) {
-      this.outboxes.set(ws, (outbox = { parts: [], bytes: 0, wakers: [] }));
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    }
-    return outbox;
+  private enqueue(outbox: Outbox): void {
+    if (outbox.queued) return;
+    outbox.queued = true;
+    if (this.queued === 0) setImmediate(() => this.flush());
+    this.queue[this.queued++] = outbox;
   }
 
-  private push(ws: WebSocket, first: Buffer, second?: Buffer, third?: Buffer): void {
-    if (ws.readyState !== ws.OPEN) return;
-    const outbox = this.outbox(ws);
-    const length = first.length + (second?.length ?? 0) + (third?.length ?? 0);
-    const header = frameHeader(length);
-    outbox.parts.push(header, first);
-    if (second) outbox.parts.push(second);
-    if (third) outbox.parts.push(third);
-    outbox.bytes += header.length + length;
+  private push(outbox: Outbox, frame: Buffer): void {
+    if (outbox.ws.readyState !== outbox.ws.OPEN) return;
+    outbox.frames[outbox.count++] = frame;
+    outbox.bytes += frame.length;
+    this.enqueue(outbox);
   }
 
   private flush(): void {
-    this.flushScheduled = false;
-    const outboxes = [...this.outboxes];
-    this.outboxes.clear();
-    for (const [ws, { parts, bytes, wakers }] of outboxes) {
-      const raw = this.raw.get(ws);
-      const wake = () => wakers.forEach((w) => w());
-      if (ws.readyState !== ws.OPEN || !raw) {
-        wake();
-        continue;
+    const count = this.queued;
+    this.queued = 0;
+    for (let i = 0; i < count; i++) {
+      const outbox = this.queue[i]!;
+      this.queue[i] = null;
+      outbox.queued = false;
+      const { ws, raw, frames } = outbox;
+      const written = outbox.count;
+      const bytes = outbox.bytes;
+      outbox.count = 0;
+      outbox.bytes = 0;
+      if (ws.readyState === ws.OPEN && written) {
+        raw.write(written === 1 ? frames[0]! : Buffer.concat(frames.slice(0, written) as Buffer[], bytes));
       }
-      if (parts.length) raw.write(parts.length === 1 ? parts[0] : Buffer.concat(parts, bytes));
-      if (!wakers.length) continue;
-      if (!raw.writableNeedDrain) wake();
+      for (let f = 0; f < written; f++) frames[f] = null;
+      if (!outbox.wakers.length) continue;
+      if (ws.readyState !== ws.OPEN || !raw.writableNeedDrain) this.wake(outbox);
       else {
         const settle = () => {
           raw.off('drain', settle);
           ws.off('close', settle);
-          wake();
+          this.wake(outbox);
         };
         raw.once('drain', settle);
         ws.once('close', settle);
       }
     }
   }
+
+  private wake(outbox: Outbox): void {
+    if (!outbox.wakers.length) return;
+    const wakers = outbox.wakers;
+    outbox.wakers = [];
+    for (const wake of wakers) wake();
+  }
+}
+
+/** A final, unmasked text frame of the parts of a UTF-8 message, in one buffer. */
+export function textFrame(...parts: Buffer[]): Buffer {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const header = frameHeader(length);
+  const frame = Buffer.allocUnsafe(header.length + length);
+  let offset = header.copy(frame, 0);
+  for (const part of parts) offset += part.copy(frame, offset);
+  return frame;
 }
 
 // Subscribers alike get frames of one length: their header is made once and only ever copied.
