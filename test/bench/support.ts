@@ -48,6 +48,8 @@ export interface BenchServer {
   rssMiB(): number;
   /** CPU time the process has used so far (user + system), in ms. */
   cpuMs(): number;
+  /** The same, of it in the kernel (system), in ms. */
+  systemCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -73,10 +75,10 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
         url: chunk.toString().trim().split('\n')[0],
         child,
         cpuMs: () => {
-          // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses: clock ticks.
-          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-          return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+          const { user, system } = processTicks(child.pid!);
+          return ((user + system) * 1000) / 100;
         },
+        systemCpuMs: () => (processTicks(child.pid!).system * 1000) / 100,
         rssMiB: () => {
           const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
           return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
@@ -91,6 +93,12 @@ export function startBenchServer(kind: 'platform' | 'baseline', databaseUrl: str
     });
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
+}
+
+/** Fields 14 and 15 of /proc/<pid>/stat (after the command name in parentheses): clock ticks. */
+function processTicks(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
 export interface LoadResult {
