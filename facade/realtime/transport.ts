@@ -58,8 +58,12 @@ export interface Outlet {
 
 export class CoalescingTransport {
   private readonly outboxes = new WeakMap<WebSocket, Outbox>();
-  /** The outboxes with something to write this turn: `queued` of them. */
-  private readonly queue: (Outbox | null)[] = [];
+  /**
+   * The outboxes with something to write this turn: `queued` of them. A flush takes the queue and
+   * leaves the spare in its place, so what its wake-ups push lands in the next turn's queue.
+   */
+  private queue: (Outbox | null)[] = [];
+  private spare: (Outbox | null)[] = [];
   private queued = 0;
 
   constructor(private readonly options: TransportOptions) {}
@@ -139,11 +143,14 @@ export class CoalescingTransport {
   }
 
   private flush(): void {
+    const queue = this.queue;
     const count = this.queued;
+    this.queue = this.spare;
+    this.spare = queue;
     this.queued = 0;
     for (let i = 0; i < count; i++) {
-      const outbox = this.queue[i]!;
-      this.queue[i] = null;
+      const outbox = queue[i]!;
+      queue[i] = null;
       outbox.queued = false;
       const { ws, raw, frames } = outbox;
       const written = outbox.count;
