@@ -196,6 +196,23 @@ describe('lifecycle', () => {
     expect(Date.now() - revoked).toBeLessThan(1000);
   });
 
+  it('closes the sockets of a revoked access token within a second, with 4403', async () => {
+    const basic = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}` };
+    const issued = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: basic, body: 'grant_type=client_credentials' });
+    expect(issued.status).toBe(200);
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const { client, closed } = connect('/graphql', { authorization: `Bearer ${token}` });
+    const sub = collect(client, 'subscription { eventChanged(eventId: "evt_open") { cursor } }');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sub.state.error).toBeUndefined();
+    const revoked = Date.now();
+    const answer = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: basic, body: `token=${encodeURIComponent(token)}` });
+    expect(answer.status).toBe(200);
+    const event = await closed;
+    expect(event.code).toBe(4403);
+    expect(Date.now() - revoked).toBeLessThan(1000);
+  });
+
   it('limits subscriptions per socket with an error for the one too many', async () => {
     const { client } = connect('/api/v1/gateway', { apiKey: KEY });
     const subs = Array.from({ length: 51 }, () => collect(client, 'subscription { mapsChanged { cursor } }'));
