@@ -41,9 +41,10 @@ export const NOTIFY_CHANGES: SqlStatement = { text: `SELECT pg_notify('${CHANGE_
 /** Rows whose transaction has ended, and so can no longer be joined by an earlier one. */
 const SETTLED = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
 
+const CHANGE_COLUMNS = `id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"`;
+
 const CHANGES_AFTER_SQL = `
-  SELECT xid::text AS xid, sequence::text AS sequence, id, type, "organisationId", "eventId", "resourceType",
-         "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"
+  SELECT xid::text AS xid, sequence::text AS sequence, ${CHANGE_COLUMNS}
   FROM "ChangeLog" c
   WHERE ${SETTLED} AND (c.xid, c.sequence) > ($1::xid8, $2::bigint)
   -- Qualified: a bare name here would order by the text columns selected under the same names,
@@ -51,8 +52,24 @@ const CHANGES_AFTER_SQL = `
   ORDER BY c.xid, c.sequence
   LIMIT $3`;
 
-/** Whether rows after a position exist at all, settled or not. */
-const PENDING_SQL = `SELECT EXISTS (SELECT 1 FROM "ChangeLog" c WHERE (c.xid, c.sequence) > ($1::xid8, $2::bigint)) AS pending`;
+// The same page, then at most one row standing for "committed after the position but not settled yet"
+// (a transaction older than it is still open): a follower learns in the same statement that it must
+// look again soon, whether or not the page had changes.
+const PAGE_SQL = `
+  SELECT p.xid::text AS xid, p.sequence::text AS sequence, p.waiting, ${CHANGE_COLUMNS}
+  FROM (
+    (SELECT c.*, false AS waiting FROM "ChangeLog" c
+     WHERE ${SETTLED} AND (c.xid, c.sequence) > ($1::xid8, $2::bigint)
+     ORDER BY c.xid, c.sequence LIMIT $3)
+    UNION ALL
+    -- Spelt so that the index scan starts at the oldest running transaction, not at the position
+    -- (a row comparison there would walk every settled row after it).
+    (SELECT c.*, true AS waiting FROM "ChangeLog" c
+     WHERE c.xid >= pg_snapshot_xmin(pg_current_snapshot())
+       AND (c.xid > $1::xid8 OR (c.xid = $1::xid8 AND c.sequence > $2::bigint))
+     ORDER BY c.xid, c.sequence LIMIT 1)
+  ) p
+  ORDER BY p.waiting, p.xid, p.sequence`;
 
 const HEAD_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`;
 
@@ -118,13 +135,25 @@ export async function assertRetained(sql: SqlRunner, position: FeedPosition, fie
   }
 }
 
+const toChange = ({ xid, sequence, ...change }: ChangeRow): FeedChange => {
+  const position = { xid, sequence };
+  return { cursor: encodeCursor(position), position, ...change };
+};
+
 /** Up to `limit` settled changes after `after`, in cursor order. */
 export async function readChanges(sql: SqlRunner, after: FeedPosition, limit = 500): Promise<FeedChange[]> {
-  const rows = await sql<ChangeRow>(CHANGES_AFTER_SQL, [after.xid, after.sequence, limit]);
-  return rows.map(({ xid, sequence, ...change }) => {
-    const position = { xid, sequence };
-    return { cursor: encodeCursor(position), position, ...change };
-  });
+  return (await sql<ChangeRow>(CHANGES_AFTER_SQL, [after.xid, after.sequence, limit])).map(toChange);
+}
+
+/**
+ * The same page of changes, and whether a change after them has committed but is not settled yet:
+ * then it is handed out once the older transactions before it end, which may notify nobody.
+ */
+export async function readPage(sql: SqlRunner, after: FeedPosition, limit = 500): Promise<{ changes: FeedChange[]; waiting: boolean }> {
+  const rows = await sql<ChangeRow & { waiting: boolean }>(PAGE_SQL, [after.xid, after.sequence, limit]);
+  const waiting = rows.length > 0 && rows[rows.length - 1].waiting;
+  if (waiting) rows.pop();
+  return { changes: rows.map(({ waiting: _, ...row }) => toChange(row)), waiting };
 }
 
 /** Removes changes older than the retention period (CHANGE_FEED_RETENTION_DAYS, default 30). */
@@ -174,25 +203,28 @@ export async function followChanges(
   let retryMs = 0;
   let retry: NodeJS.Timeout | undefined;
   // A failed read (database restarting) is tried again at the next wake-up.
+  const batch = options.batch ?? 500;
   const drain = coalesce(async () => {
-    let read = 0;
     for (;;) {
       if (stopped) return;
-      const changes = await readChanges(db.sql, position, options.batch ?? 500);
-      if (!changes.length) break;
-      read += changes.length;
-      await consume(changes);
-      position = changes[changes.length - 1].position;
+      const { changes, waiting } = await readPage(db.sql, position, batch);
+      if (changes.length) {
+        await consume(changes);
+        position = changes[changes.length - 1].position;
+      }
+      if (changes.length === batch) continue;
+      // Anything committed after this read notifies again. A change that has committed but waits for
+      // an older transaction (perhaps one that writes no change, and so notifies nobody when it ends)
+      // is looked for again in a few milliseconds rather than at the next poll, backing off while
+      // that transaction stays open.
+      clearTimeout(retry);
+      if (waiting && !stopped) {
+        retryMs = changes.length ? 2 : Math.min(Math.max(retryMs * 2, 2), 250);
+        retry = setTimeout(() => void drain(), retryMs);
+        retry.unref();
+      } else retryMs = 0;
+      return;
     }
-    // Woken for changes that have not settled (an older transaction, perhaps one that writes no
-    // change and so notifies nobody when it ends, is still open): look again in a few milliseconds
-    // rather than at the next poll, backing off while it stays open.
-    clearTimeout(retry);
-    if (read === 0 && !stopped && (await db.sql<{ pending: boolean }>(PENDING_SQL, [position.xid, position.sequence]))[0].pending) {
-      retryMs = Math.min(Math.max(retryMs * 2, 2), 250);
-      retry = setTimeout(() => void drain(), retryMs);
-      retry.unref();
-    } else retryMs = 0;
   });
   const stopListening = await onChanges(db, () => void drain(), options.pollMs);
   void drain();

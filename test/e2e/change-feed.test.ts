@@ -9,6 +9,7 @@ import {
   encodeCursor,
   followChanges,
   headPosition,
+  NOTIFY_CHANGES,
   pruneChanges,
   readChanges,
   type FeedChange,
@@ -157,6 +158,45 @@ describe('change feed', () => {
       expect(ids[1]).toMatch(/^chg_late_/);
     } finally {
       await Promise.all([early.end(), late.end()]);
+    }
+  });
+
+  // A read that hands out one change while the next waits for an older transaction: that transaction
+  // writes no change, so nobody notifies when it ends; the follower must look again by itself, not at
+  // its next poll (a minute here).
+  it.skipIf(!postgresServerUrl())('hands out a change held back by a transaction that notifies nobody as soon as it ends, not at the next poll', async () => {
+    const start = await headPosition(server.db.sql);
+    const seen: string[] = [];
+    const follower = await followChanges(server.db, start, (changes) => void seen.push(...changes.map((c) => c.id)), { pollMs: 60_000 });
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: server.db.url });
+      await client.connect();
+      return client;
+    };
+    const [holder, writer] = await Promise.all([connect(), connect()]);
+    const insert = `INSERT INTO "ChangeLog" (id, type, "resourceType", "resourceId", payload) VALUES ($1, 'test.change', 'test', $1, '{}')`;
+    const [settled, held] = [`chg_settled_${Date.now()}`, `chg_held_${Date.now()}`];
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the follower's first read is done
+      await writer.query(insert, [settled]); // settled from the start; notifies nobody yet
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()'); // an older transaction id, and no change
+      await writer.query('BEGIN');
+      await writer.query(insert, [held]);
+      await writer.query(NOTIFY_CHANGES.text);
+      await writer.query('COMMIT'); // wakes the follower: it finds the first change, the second waits
+      for (let i = 0; i < 100 && !seen.includes(settled); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toEqual([settled]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await holder.query('COMMIT');
+      const ended = Date.now();
+      while (!seen.includes(held) && Date.now() - ended < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(seen).toEqual([settled, held]);
+      expect(Date.now() - ended).toBeLessThan(1_000);
+    } finally {
+      await follower.stop();
+      await Promise.all([holder.end(), writer.end()]);
+      await server.db.sql(`DELETE FROM "ChangeLog" WHERE id IN ($1, $2)`, [settled, held]);
     }
   });
 
