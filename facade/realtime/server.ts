@@ -22,7 +22,7 @@ import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
-import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
+import { resolveApiKey, touchApiKey } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
@@ -186,11 +186,22 @@ export class RealtimeGateway {
         const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
         const authority = await resolveAuthority(this.options.db.sql, authorization);
         const token = authorization!.replace(/^Bearer\s+/i, '');
-        return { kind, hash: sha256(token), scope: () => ({ authorization }), quota: { policy: 'token', key: tokenQuotaKey(authority) } };
+        return { kind, hash: sha256(token), scope: () => ({ authorization }), inUse: () => undefined, quota: { policy: 'token', key: tokenQuotaKey(authority) } };
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
       const found = await resolveApiKey(this.options.db.sql, apiKey);
-      return { kind, hash: sha256(apiKey!), scope: () => ({ apiKey }), quota: { policy: 'apiKey', key: found.keyId } };
+      // A key's organisation never changes, and the sweep closes its sockets within 500 ms of its
+      // revocation or expiry: the reads made for its subscriptions take the organisation found here
+      // rather than looking the key up again for every change, a round trip before each fan-out.
+      // (A token's authority is resolved for every change: its grants and entitlements can change.)
+      const keyOrganisation = Promise.resolve(found);
+      return {
+        kind,
+        hash: sha256(apiKey!),
+        scope: () => ({ apiKey, keyOrganisation }),
+        inUse: () => touchApiKey(this.options.db.sql, found.keyId),
+        quota: { policy: 'apiKey', key: found.keyId },
+      };
     } catch (error) {
       if (!(error instanceof ApiError)) this.options.log('gateway authentication failed', error);
       return null;
@@ -293,6 +304,7 @@ export class RealtimeGateway {
     for (const row of [...keys, ...tokens]) valid.add(row.hash);
     for (const socket of this.sockets) {
       if (!valid.has(socket.credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');
+      else socket.credential.inUse();
     }
   }
 }

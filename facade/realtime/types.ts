@@ -11,7 +11,9 @@ export interface Credential {
   /** sha256 of the secret, as stored. */
   hash: string;
   /** What a request made with this credential carries. */
-  scope(): Pick<RequestScope, 'authorization' | 'apiKey'>;
+  scope(): Pick<RequestScope, 'authorization' | 'apiKey' | 'keyOrganisation'>;
+  /** Called while the credential's sockets are open and it is still valid (an API key's lastUsedAt). */
+  inUse(): void;
   /** The rate-limit quota its subscriptions spend: the application's (and user's), or the key's. */
   quota: { policy: 'token' | 'apiKey'; key: string };
 }

@@ -25,13 +25,17 @@ export async function resolveApiKey(sql: SqlRunner, key: string | undefined): Pr
   if (key.length > 200) throw invalidToken('The API key is unknown or revoked.');
   const [row] = await sql<KeyAuthority>(KEY_SQL, [sha256(key)]);
   if (!row) throw invalidToken('The API key is unknown or revoked.');
-  const now = Date.now();
-  if ((touched.get(row.keyId) ?? 0) < now - 60_000) {
-    touched.set(row.keyId, now);
-    if (touched.size > 10_000) touched.clear();
-    void sql(TOUCH_SQL, [row.keyId]).catch(() => undefined);
-  }
+  touchApiKey(sql, row.keyId);
   return row;
+}
+
+/** Records that a key is in use (its lastUsedAt, to the minute): a write at most once a minute per key. */
+export function touchApiKey(sql: SqlRunner, keyId: string): void {
+  const now = Date.now();
+  if ((touched.get(keyId) ?? 0) >= now - 60_000) return;
+  touched.set(keyId, now);
+  if (touched.size > 10_000) touched.clear();
+  void sql(TOUCH_SQL, [keyId]).catch(() => undefined);
 }
 
 /** Query parameters that would put a key in a URL (logs, browser history, referrers). */
