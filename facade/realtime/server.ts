@@ -21,7 +21,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
-import { resolveAuthority } from '../../subgraphs/shared/authority.ts';
+import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey, touchApiKey } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
@@ -61,9 +61,6 @@ export function realtimeLimits(): RealtimeLimits {
 const KEYS_VALID_SQL = `
   SELECT "keyHash" AS hash FROM "OrganisationApiKey"
   WHERE "keyHash" = ANY($1::text[]) AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
-const TOKENS_VALID_SQL = `
-  SELECT "tokenHash" AS hash FROM "AccessToken"
-  WHERE "tokenHash" = ANY($1::text[]) AND "revokedAt" IS NULL AND "expiresAt" > (now() AT TIME ZONE 'UTC')`;
 
 const asGraphQLError = (error: unknown): GraphQLError =>
   error instanceof ApiError
@@ -184,22 +181,32 @@ export class RealtimeGateway {
     try {
       if (kind === 'token') {
         const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
-        const authority = await resolveAuthority(this.options.db.sql, authorization);
+        const resolved = await resolveAuthority(this.options.db.sql, authorization);
         const token = authorization!.replace(/^Bearer\s+/i, '');
-        return { kind, hash: sha256(token), scope: () => ({ authorization }), inUse: () => undefined, quota: { policy: 'token', key: tokenQuotaKey(authority) } };
+        // The reads made for a socket's subscriptions take the credential as the sweep last found it
+        // (at most 500 ms ago; a revoked or expired one has its sockets closed) rather than looking it
+        // up again for every change: a round trip before each fan-out, and one statement per change
+        // and credential.
+        let authority = Promise.resolve(resolved);
+        return {
+          kind,
+          hash: sha256(token),
+          scope: () => ({ authorization, authority }),
+          checked: (found) => {
+            if (found) authority = Promise.resolve(found);
+          },
+          quota: { policy: 'token', key: tokenQuotaKey(resolved) },
+        };
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
       const found = await resolveApiKey(this.options.db.sql, apiKey);
-      // A key's organisation never changes, and the sweep closes its sockets within 500 ms of its
-      // revocation or expiry: the reads made for its subscriptions take the organisation found here
-      // rather than looking the key up again for every change, a round trip before each fan-out.
-      // (A token's authority is resolved for every change: its grants and entitlements can change.)
+      // A key's organisation never changes; the sweep keeps its lastUsedAt current.
       const keyOrganisation = Promise.resolve(found);
       return {
         kind,
         hash: sha256(apiKey!),
         scope: () => ({ apiKey, keyOrganisation }),
-        inUse: () => touchApiKey(this.options.db.sql, found.keyId),
+        checked: () => touchApiKey(this.options.db.sql, found.keyId),
         quota: { policy: 'apiKey', key: found.keyId },
       };
     } catch (error) {
@@ -291,20 +298,23 @@ export class RealtimeGateway {
     }
   }
 
-  /** Closes the sockets whose key or token was revoked or has expired. */
+  /**
+   * Closes the sockets whose key or token was revoked or has expired, and hands the others' credentials
+   * what it found: a token's authority as it is now (its application's entitlements may have changed).
+   */
   private async sweep(): Promise<void> {
     if (this.sockets.size === 0) return;
     const hashes = { key: new Set<string>(), token: new Set<string>() };
     for (const socket of this.sockets) hashes[socket.credential.kind].add(socket.credential.hash);
-    const valid = new Set<string>();
     const [keys, tokens] = await Promise.all([
       hashes.key.size ? this.options.db.sql<{ hash: string }>(KEYS_VALID_SQL, [[...hashes.key]]) : [],
-      hashes.token.size ? this.options.db.sql<{ hash: string }>(TOKENS_VALID_SQL, [[...hashes.token]]) : [],
+      hashes.token.size ? resolveAuthorities(this.options.db.sql, [...hashes.token]) : new Map<string, Authority>(),
     ]);
-    for (const row of [...keys, ...tokens]) valid.add(row.hash);
+    const valid = new Set<string>([...keys.map((row) => row.hash), ...tokens.keys()]);
     for (const socket of this.sockets) {
-      if (!valid.has(socket.credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');
-      else socket.credential.inUse();
+      const { credential } = socket;
+      if (!valid.has(credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');
+      else credential.checked(tokens.get(credential.hash));
     }
   }
 }

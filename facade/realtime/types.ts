@@ -1,5 +1,6 @@
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import type { RequestScope } from '../../subgraphs/shared/context.ts';
+import type { Authority } from '../../subgraphs/shared/authority.ts';
 import type { FeedPosition } from '../../subgraphs/shared/change-feed.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { ChangeHub } from './hub.ts';
@@ -11,9 +12,12 @@ export interface Credential {
   /** sha256 of the secret, as stored. */
   hash: string;
   /** What a request made with this credential carries. */
-  scope(): Pick<RequestScope, 'authorization' | 'apiKey' | 'keyOrganisation'>;
-  /** Called while the credential's sockets are open and it is still valid (an API key's lastUsedAt). */
-  inUse(): void;
+  scope(): Pick<RequestScope, 'authorization' | 'apiKey' | 'keyOrganisation' | 'authority'>;
+  /**
+   * Called by the gateway's periodic check while the credential's sockets are open and it is still
+   * valid, with what the check found: a token's authority as it is now (an API key's is fixed).
+   */
+  checked(found?: Authority): void;
   /** The rate-limit quota its subscriptions spend: the application's (and user's), or the key's. */
   quota: { policy: 'token' | 'apiKey'; key: string };
 }

@@ -41,21 +41,33 @@ export interface TokenRow {
 
 // One statement on the hot path of every request: the token, its application's owner and the owner's
 // entitlements. Timestamps are stored in UTC without a zone, so "now" is compared in UTC too.
-const TOKEN_SQL = `
-  SELECT t.id, t."applicationId", t."actorType", t."userId", t.scopes, a."ownerType", a."ownerId",
-         (t."revokedAt" IS NULL AND t."expiresAt" > (now() AT TIME ZONE 'UTC')) AS valid,
-         ARRAY(SELECT e.name FROM "Entitlement" e
-               WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
-                 AND (e."expiresAt" IS NULL OR e."expiresAt" > (now() AT TIME ZONE 'UTC'))
-               ORDER BY e.name) AS entitlements
-  FROM "AccessToken" t JOIN "Application" a ON a.id = t."applicationId"
-  WHERE t."tokenHash" = $1`;
+const TOKEN_COLUMNS = `
+  t.id, t."applicationId", t."actorType", t."userId", t.scopes, a."ownerType", a."ownerId",
+  (t."revokedAt" IS NULL AND t."expiresAt" > (now() AT TIME ZONE 'UTC')) AS valid,
+  ARRAY(SELECT e.name FROM "Entitlement" e
+        WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"
+          AND (e."expiresAt" IS NULL OR e."expiresAt" > (now() AT TIME ZONE 'UTC'))
+        ORDER BY e.name) AS entitlements`;
+const TOKEN_FROM = `"AccessToken" t JOIN "Application" a ON a.id = t."applicationId"`;
+const TOKEN_SQL = `SELECT ${TOKEN_COLUMNS} FROM ${TOKEN_FROM} WHERE t."tokenHash" = $1`;
+// The same for many tokens at once, by hash: the realtime gateway's check of its sockets' tokens.
+const TOKENS_SQL = `SELECT t."tokenHash" AS hash, ${TOKEN_COLUMNS} FROM ${TOKEN_FROM} WHERE t."tokenHash" = ANY($1::text[])`;
 
 export async function resolveAuthority(sql: SqlRunner, authorization: string | undefined): Promise<Authority> {
   const token = bearerToken(authorization);
   if (!token) throw invalidToken('An access token is required: send Authorization: Bearer <token>.');
   const [row] = await sql<TokenRow>(TOKEN_SQL, [sha256(token)]);
   if (!row?.valid) throw invalidToken();
+  return authorityOf(row);
+}
+
+/** The authority of each token (by sha256 hash) that is still valid; the others are left out. */
+export async function resolveAuthorities(sql: SqlRunner, hashes: string[]): Promise<Map<string, Authority>> {
+  const rows = await sql<TokenRow & { hash: string }>(TOKENS_SQL, [hashes]);
+  return new Map(rows.filter((row) => row.valid).map((row) => [row.hash, authorityOf(row)]));
+}
+
+function authorityOf(row: TokenRow): Authority {
   return {
     tokenId: row.id,
     applicationId: row.applicationId,
