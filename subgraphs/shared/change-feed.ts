@@ -202,8 +202,8 @@ export async function followChanges(
   let stopped = false;
   let retryMs = 0;
   let retry: NodeJS.Timeout | undefined;
-  // A failed read (database restarting) is tried again at the next wake-up.
   const batch = options.batch ?? 500;
+  // A failed read (database restarting) is tried again at the next wake-up.
   const drain = coalesce(async () => {
     for (;;) {
       if (stopped) return;
