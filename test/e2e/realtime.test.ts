@@ -196,6 +196,22 @@ describe('lifecycle', () => {
     expect(Date.now() - revoked).toBeLessThan(1000);
   });
 
+  // A change's read takes the credential as the 500 ms check last found it: after a few checks, a
+  // token socket's messages still carry the resource, read with the authority the check answered.
+  it('keeps delivering to token and key sockets after their credentials have been checked again', async () => {
+    const token = connect('/graphql', { authorization: 'Bearer demo-token-app' });
+    const key = connect('/api/v1/gateway', { apiKey: KEY });
+    const query = 'subscription { playdayChanged(eventId: "evt_open", playdayId: "pd_open_1") { playday { overlayScoreB } } }';
+    const [viaToken, viaKey] = [collect(token.client, query), collect(key.client, query)];
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect((await write('PATCH', '/api/v2/events/evt_open/playdays/pd_open_1', { overlayScoreB: 11 })).status).toBe(200);
+    await until(() => viaToken.messages.length === 1 && viaKey.messages.length === 1, 'the change on both sockets');
+    for (const { messages, state } of [viaToken, viaKey]) {
+      expect(state.error).toBeUndefined();
+      expect(messages[0].data!.playdayChanged).toEqual({ playday: { overlayScoreB: 11 } });
+    }
+  });
+
   it('closes the sockets of a revoked access token within a second, with 4403', async () => {
     const basic = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}` };
     const issued = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: basic, body: 'grant_type=client_credentials' });
