@@ -104,10 +104,11 @@ interface ResourceQuery {
   /** Where the resource is in the query's data. */
   path: string[];
 }
-// By query text, shared by every subscriber asking alike; and by the subscription's own field node,
-// so that a subscription builds its query once, not once per change.
+// By query text, shared by every subscriber asking alike; and by the subscription's field node (one
+// per distinct subscription text: the gateway parses each text once) and credential kind, whose
+// queries differ, so that a subscription builds its query once, not once per change.
 const prepared = new Map<string, PreparedOperation>();
-const perField = new WeakMap<FieldNode, ResourceQuery>();
+const perField = { key: new WeakMap<FieldNode, ResourceQuery>(), token: new WeakMap<FieldNode, ResourceQuery>() };
 
 /** Adds __typename to every selection set, so that abstract types resolve from the fetched data. */
 function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node: T): T {
@@ -120,7 +121,8 @@ function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node
 }
 
 function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper>[0], viaKey: boolean, runner: OperationRunner): ResourceQuery {
-  const cached = perField.get(info.fieldNodes[0]);
+  const cache = viaKey ? perField.key : perField.token;
+  const cached = cache.get(info.fieldNodes[0]);
   if (cached) return cached;
   const selections = info.fieldNodes.flatMap((node: FieldNode) => node.selectionSet?.selections ?? []);
   const selectionSet = withTypenames({ kind: Kind.SELECTION_SET, selections } as SelectionSetNode);
@@ -156,7 +158,7 @@ function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper
     prepared.set(source, operation);
   }
   const query = { operation, path };
-  perField.set(info.fieldNodes[0], query);
+  cache.set(info.fieldNodes[0], query);
   return query;
 }
 

@@ -95,6 +95,9 @@ export class RealtimeGateway {
   private readonly socketOf = new WeakMap<WebSocket, Socket>();
   private readonly perCredential = new Map<string, number>();
   private readonly accessChecks = new Map<string, PreparedOperation>();
+  // Parsed and validated subscription texts: a thousand overlays sending the same text share one
+  // document (and the queries built from it) instead of holding a parse tree each.
+  private readonly documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
@@ -217,14 +220,19 @@ export class RealtimeGateway {
 
   /** Parses, validates and checks a subscription; answers its execution arguments. */
   private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
-    let document: DocumentNode;
-    try {
-      checkDocumentSize(payload.query);
-      document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.tokens });
-    } catch (error) {
-      return [asGraphQLError(error)];
+    let checked = this.documents.get(payload.query);
+    if (!checked) {
+      try {
+        checkDocumentSize(payload.query);
+        const document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.tokens });
+        checked = { document, errors: validate(this.schema, document) };
+      } catch (error) {
+        return [asGraphQLError(error)];
+      }
+      if (this.documents.size >= 1000) this.documents.clear();
+      this.documents.set(payload.query, checked);
     }
-    const errors = validate(this.schema, document);
+    const { document, errors } = checked;
     if (errors.length) return errors;
     const operation = getOperationAST(document, payload.operationName) as OperationDefinitionNode | null;
     if (!operation) return [new GraphQLError('Unable to identify the operation.')];

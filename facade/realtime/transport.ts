@@ -19,9 +19,9 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 
+/** What graphql-ws keeps per socket for its lifetime: the socket only (not its upgrade request). */
 export interface Extra {
   socket: WebSocket;
-  request: http.IncomingMessage;
 }
 
 export interface TransportOptions {
@@ -94,7 +94,7 @@ export class CoalescingTransport {
   serve(wss: WebSocketServer, serverOptions: ServerOptions<Record<string, unknown>, Extra>): void {
     const server = makeServer(serverOptions);
     wss.options.handleProtocols = handleProtocols;
-    wss.on('connection', (ws: WebSocket, request: http.IncomingMessage) => {
+    wss.on('connection', (ws: WebSocket) => {
       const outbox = this.outboxes.get(ws)!;
       ws.once('error', (error) => {
         this.options.log('gateway socket error', error);
@@ -119,7 +119,7 @@ export class CoalescingTransport {
               }
             }),
         },
-        { socket: ws, request },
+        { socket: ws },
       );
       ws.once('close', (code, reason) => {
         this.wake(outbox);

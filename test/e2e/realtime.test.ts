@@ -198,6 +198,8 @@ describe('lifecycle', () => {
 
   // A change's read takes the credential as the 500 ms check last found it: after a few checks, a
   // token socket's messages still carry the resource, read with the authority the check answered.
+  // Both sockets send the same text, so they share its parsed document: each kind must still get
+  // its own resource query (a key's goes through apiKey { … }).
   it('keeps delivering to token and key sockets after their credentials have been checked again', async () => {
     const token = connect('/graphql', { authorization: 'Bearer demo-token-app' });
     const key = connect('/api/v1/gateway', { apiKey: KEY });
