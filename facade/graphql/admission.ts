@@ -23,7 +23,12 @@ const parsedQueries = new Map<string, Parsed>();
 
 export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
 
-function parseOnce(query: string): Parsed | null {
+/**
+ * The parsed document of a query text, parsed once per text and shared by every request (and gateway
+ * subscription) that sends it, its literals checked; null for a syntax error (parse it again for the
+ * error in graphql-js's words). Throws the tokens limit and unstorable literals.
+ */
+export function parseOnce(query: string): Parsed | null {
   const cached = parsedQueries.get(query);
   if (cached) return cached;
   let document: DocumentNode;

@@ -30,7 +30,9 @@ import { deliverSubscription } from './delivery.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
-import { checkDocumentSize, GRAPHQL_LIMITS, measureOperation } from '../graphql/limits.ts';
+import { checkDocumentSize, measureOperation } from '../graphql/limits.ts';
+import { PARSE_OPTIONS, parseOnce } from '../graphql/admission.ts';
+import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import { operationPoints, rateLimitedMessage, tokenQuotaKey, type RateLimits } from '../http/rate-limits.ts';
 
 export const CLOSE_CODES = {
@@ -95,9 +97,6 @@ export class RealtimeGateway {
   private readonly socketOf = new WeakMap<WebSocket, Socket>();
   private readonly perCredential = new Map<string, number>();
   private readonly accessChecks = new Map<string, PreparedOperation>();
-  // Parsed and validated subscription texts: a thousand overlays sending the same text share one
-  // document (and the queries built from it) instead of holding a parse tree each.
-  private readonly documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
@@ -220,19 +219,17 @@ export class RealtimeGateway {
 
   /** Parses, validates and checks a subscription; answers its execution arguments. */
   private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
-    let checked = this.documents.get(payload.query);
-    if (!checked) {
-      try {
-        checkDocumentSize(payload.query);
-        const document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.tokens });
-        checked = { document, errors: validate(this.schema, document) };
-      } catch (error) {
-        return [asGraphQLError(error)];
-      }
-      if (this.documents.size >= 1000) this.documents.clear();
-      this.documents.set(payload.query, checked);
+    let document: DocumentNode;
+    try {
+      checkDocumentSize(payload.query);
+      // Parsed once per text, as for /graphql, and shared: a thousand overlays sending the same text
+      // hold one parse tree (and share the resource queries built from it), not one each.
+      document = parseOnce(payload.query)?.document ?? parse(payload.query, PARSE_OPTIONS);
+      assertStorableOperation(document, payload.variables ?? undefined, false);
+    } catch (error) {
+      return [asGraphQLError(error)];
     }
-    const { document, errors } = checked;
+    const errors = validate(this.schema, document);
     if (errors.length) return errors;
     const operation = getOperationAST(document, payload.operationName) as OperationDefinitionNode | null;
     if (!operation) return [new GraphQLError('Unable to identify the operation.')];

@@ -119,6 +119,20 @@ describe('subscriptions', () => {
     expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 200))])).toBe('open');
   });
 
+  // Subscription texts go through /graphql's admission (parsed once per text and shared): text the
+  // database cannot store is refused there, and a text refused once is refused again.
+  it('refuses unstorable text in a subscription as /graphql does, each time it is sent', async () => {
+    const { client, closed } = connect('/api/v1/gateway', { apiKey: KEY });
+    const literal = 'subscription { eventChanged(eventId: "evt_open\\u0000") { cursor } }';
+    const variable = 'subscription ($id: ID!) { eventChanged(eventId: $id) { cursor } }';
+    const refused = [collect(client, literal), collect(client, literal), collect(client, variable, { id: 'evt_open\u0000' })];
+    const invalid = [collect(client, 'subscription { eventChanged { cursor } }'), collect(client, 'subscription { eventChanged { cursor } }')];
+    await until(() => [...refused, ...invalid].every((s) => s.state.error), 'the errors');
+    for (const { state } of refused) expect(JSON.stringify(state.error)).toContain('validation_failed');
+    for (const { state } of invalid) expect(JSON.stringify(state.error)).toContain('eventId');
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 200))])).toBe('open');
+  });
+
   it('filters matches, playdays and maps, with an access token on /graphql', async () => {
     const { client } = connect('/graphql', { authorization: 'Bearer demo-token-app' });
     const match = collect(client, 'subscription { matchChanged(eventId: "evt_live", matchId: "mtc_live_a_140") { matchId match { status opponentA { score } } } }');
