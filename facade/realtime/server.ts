@@ -22,7 +22,7 @@ import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
-import { resolveApiKey, touchApiKey } from '../../subgraphs/shared/api-keys.ts';
+import { resolveApiKey, touchApiKey, usableApiKeys } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
@@ -59,10 +59,6 @@ export function realtimeLimits(): RealtimeLimits {
     slowConsumerCode: CLOSE_CODES.slowConsumer,
   };
 }
-
-const KEYS_VALID_SQL = `
-  SELECT "keyHash" AS hash FROM "OrganisationApiKey"
-  WHERE "keyHash" = ANY($1::text[]) AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
 
 const asGraphQLError = (error: unknown): GraphQLError =>
   error instanceof ApiError
@@ -312,10 +308,10 @@ export class RealtimeGateway {
     const hashes = { key: new Set<string>(), token: new Set<string>() };
     for (const socket of this.sockets) hashes[socket.credential.kind].add(socket.credential.hash);
     const [keys, tokens] = await Promise.all([
-      hashes.key.size ? this.options.db.sql<{ hash: string }>(KEYS_VALID_SQL, [[...hashes.key]]) : [],
+      hashes.key.size ? usableApiKeys(this.options.db.sql, [...hashes.key]) : new Set<string>(),
       hashes.token.size ? resolveAuthorities(this.options.db.sql, [...hashes.token]) : new Map<string, Authority>(),
     ]);
-    const valid = new Set<string>([...keys.map((row) => row.hash), ...tokens.keys()]);
+    const valid = new Set<string>([...keys, ...tokens.keys()]);
     for (const socket of this.sockets) {
       const { credential } = socket;
       if (!valid.has(credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');

@@ -10,9 +10,10 @@ export interface KeyAuthority {
   organisationId: string;
 }
 
-const KEY_SQL = `
-  SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey"
-  WHERE "keyHash" = $1 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
+const USABLE = `"revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
+const KEY_SQL = `SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey" WHERE "keyHash" = $1 AND ${USABLE}`;
+// The same for many keys at once, by hash: the realtime gateway's check of its sockets' keys.
+const KEYS_SQL = `SELECT "keyHash" AS hash FROM "OrganisationApiKey" WHERE "keyHash" = ANY($1::text[]) AND ${USABLE}`;
 
 // Written at most once a minute per key, after the answer: reads stay reads.
 const TOUCH_SQL = `
@@ -27,6 +28,11 @@ export async function resolveApiKey(sql: SqlRunner, key: string | undefined): Pr
   if (!row) throw invalidToken('The API key is unknown or revoked.');
   touchApiKey(sql, row.keyId);
   return row;
+}
+
+/** The hashes (sha256) of those keys that still work: not revoked, not expired. */
+export async function usableApiKeys(sql: SqlRunner, hashes: string[]): Promise<Set<string>> {
+  return new Set((await sql<{ hash: string }>(KEYS_SQL, [hashes])).map((row) => row.hash));
 }
 
 /** Records that a key is in use (its lastUsedAt, to the minute): a write at most once a minute per key. */
