@@ -41,22 +41,12 @@ export const NOTIFY_CHANGES: SqlStatement = { text: `SELECT pg_notify('${CHANGE_
 /** Rows whose transaction has ended, and so can no longer be joined by an earlier one. */
 const SETTLED = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
 
-const CHANGE_COLUMNS = `id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"`;
-
-const CHANGES_AFTER_SQL = `
-  SELECT xid::text AS xid, sequence::text AS sequence, ${CHANGE_COLUMNS}
-  FROM "ChangeLog" c
-  WHERE ${SETTLED} AND (c.xid, c.sequence) > ($1::xid8, $2::bigint)
-  -- Qualified: a bare name here would order by the text columns selected under the same names,
-  -- and "993" sorts after "1052".
-  ORDER BY c.xid, c.sequence
-  LIMIT $3`;
-
-// The same page, then at most one row standing for "committed after the position but not settled yet"
-// (a transaction older than it is still open): a follower learns in the same statement that it must
-// look again soon, whether or not the page had changes.
+// A page of settled changes after a position, then at most one row standing for "committed after the
+// position but not settled yet" (a transaction older than it is still open): a follower learns in the
+// same statement that it must look again soon, whether or not the page had changes.
 const PAGE_SQL = `
-  SELECT p.xid::text AS xid, p.sequence::text AS sequence, p.waiting, ${CHANGE_COLUMNS}
+  SELECT p.xid::text AS xid, p.sequence::text AS sequence, p.waiting, id, type, "organisationId", "eventId",
+         "resourceType", "resourceId", revision, payload, ${iso('"createdAt"')} AS "createdAt"
   FROM (
     (SELECT c.*, false AS waiting FROM "ChangeLog" c
      WHERE ${SETTLED} AND (c.xid, c.sequence) > ($1::xid8, $2::bigint)
@@ -69,6 +59,8 @@ const PAGE_SQL = `
        AND (c.xid > $1::xid8 OR (c.xid = $1::xid8 AND c.sequence > $2::bigint))
      ORDER BY c.xid, c.sequence LIMIT 1)
   ) p
+  -- Qualified: a bare name here would order by the text columns selected under the same names,
+  -- and "993" sorts after "1052".
   ORDER BY p.waiting, p.xid, p.sequence`;
 
 const HEAD_SQL = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`;
@@ -142,11 +134,11 @@ const toChange = ({ xid, sequence, ...change }: ChangeRow): FeedChange => {
 
 /** Up to `limit` settled changes after `after`, in cursor order. */
 export async function readChanges(sql: SqlRunner, after: FeedPosition, limit = 500): Promise<FeedChange[]> {
-  return (await sql<ChangeRow>(CHANGES_AFTER_SQL, [after.xid, after.sequence, limit])).map(toChange);
+  return (await readPage(sql, after, limit)).changes;
 }
 
 /**
- * The same page of changes, and whether a change after them has committed but is not settled yet:
+ * Up to `limit` settled changes after `after`, in cursor order, and whether a change after them has committed but is not settled yet:
  * then it is handed out once the older transactions before it end, which may notify nobody.
  */
 export async function readPage(sql: SqlRunner, after: FeedPosition, limit = 500): Promise<{ changes: FeedChange[]; waiting: boolean }> {
