@@ -62,7 +62,6 @@ export async function realtimeBench(databaseUrl: string) {
 }
 
 /** One run; the gateway server with npm start's flags, or the flags benchmark's candidate. */
-/** One run; the gateway server with npm start's flags, or the flags benchmark's candidate. */
 export async function realtimeRun(databaseUrl: string, command: BenchServerOptions['command'], print: boolean): Promise<RealtimeFigures> {
   const initialRevision = await prepare(databaseUrl);
   // Webhooks are delivered by a worker process of their own, as at scale: the worker's transactions
