@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/shared/db/database.ts';
+import { holdDataDir, type DataDirHold } from '../subgraphs/shared/db/data-dir-lock.ts';
 import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
 import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
 import { ensurePostgresDatabase, StartupError } from '../prisma/tools/database-setup.ts';
@@ -31,10 +32,17 @@ interface Prepared {
   seeded: boolean;
 }
 
-/** Runs the compiled migrate.mjs beside this bundle as a child process. */
-function prepareInChild(seed: boolean): Promise<Prepared> {
+/**
+ * Runs the compiled migrate.mjs beside this bundle as a child process. On PGlite it works under this
+ * process's lock on the directory (handed over by a token in its environment), so that no other
+ * process can open the directory between this one closing it and the child opening it, or after.
+ */
+function prepareInChild(seed: boolean, hold: DataDirHold | undefined): Promise<Prepared> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [migrateChild, '--json', ...(seed ? ['--seed'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [migrateChild, '--json', ...(seed ? ['--seed'] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...hold?.handOverEnv() },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -55,11 +63,11 @@ function prepareInChild(seed: boolean): Promise<Prepared> {
  * to do only reads _prisma_migrations and one row. Run from sources (no bundle beside it), it does
  * the same work in-process.
  */
-async function openPrepared(): Promise<{ db: Database } & Prepared> {
+async function openPrepared(hold: DataDirHold | undefined): Promise<{ db: Database } & Prepared> {
   const seed = process.env.SEED_DEMO_WORLD !== '0';
   const bundled = existsSync(migrateChild);
   if (bundled && !onPostgres && !existsSync(path.join(pgliteDataDir(), 'PG_VERSION'))) {
-    const prepared = await prepareInChild(seed);
+    const prepared = await prepareInChild(seed, hold);
     return { db: openDatabase(), ...prepared };
   }
   const db = openDatabase();
@@ -72,13 +80,17 @@ async function openPrepared(): Promise<{ db: Database } & Prepared> {
   }
   // PGlite's data directory has one user at a time: hand it to the child, then take it back.
   if (db.kind === 'pglite') await db.close();
-  const prepared = await prepareInChild(seed);
+  const prepared = await prepareInChild(seed, hold);
   return { db: db.kind === 'pglite' ? openDatabase() : db, ...prepared };
 }
 
 async function start(): Promise<{ platform: Platform; db: Database }> {
+  // On PGlite this process holds the directory's lock from here until it exits, through the
+  // migration child's turn and the close and reopen around it (data-dir-lock.ts).
+  const dataDir = pgliteDataDir();
+  const hold = onPostgres || dataDir.startsWith('memory://') ? undefined : holdDataDir(dataDir);
   if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
-  const { db, applied, seeded } = await openPrepared();
+  const { db, applied, seeded } = await openPrepared(hold);
   const platform = await createPlatform({ db, subgraphUrls: subgraphUrlsFromEnv() });
   const { url } = await platform.listen(port, process.env.HOST ?? '0.0.0.0');
 

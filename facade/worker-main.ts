@@ -3,13 +3,20 @@
 // PostgreSQL database. SIGTERM or SIGINT let the attempts in flight finish and be recorded.
 import { openDatabase } from '../subgraphs/shared/db/database.ts';
 import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
+import { exitWithStartupFailure } from '../subgraphs/shared/startup.ts';
 import { WebhookWorker } from '../subgraphs/developer/webhooks/worker.ts';
 import { createLogger } from './http/observability.ts';
 
 const logger = createLogger();
 installProcessGuards(logger);
 
-const db = openDatabase();
+let db: ReturnType<typeof openDatabase>;
+try {
+  db = openDatabase();
+} catch (error) {
+  // A PGlite directory another process holds: one sentence, exit 1.
+  exitWithStartupFailure(error, 'Could not start the webhook worker');
+}
 const worker = new WebhookWorker(db, { log: (message, error) => logger.error({ err: error }, message) });
 await worker.start();
 logger.info({ database: db.describe, pid: process.pid }, 'webhook worker started');

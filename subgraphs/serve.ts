@@ -5,6 +5,7 @@ import { openDatabase } from './shared/db/database.ts';
 import { installProcessGuards } from './shared/process-guards.ts';
 import { SUBGRAPH_NAMES, type SubgraphName } from './index.ts';
 import { startSubgraphServer } from './http-server.ts';
+import { exitWithStartupFailure } from './shared/startup.ts';
 
 const name = process.argv[2] as SubgraphName;
 if (!SUBGRAPH_NAMES.includes(name)) {
@@ -25,6 +26,5 @@ try {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (error) {
-  console.error(`Could not start the ${name} subgraph: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
-  process.exit(1);
+  exitWithStartupFailure(error, `Could not start the ${name} subgraph`);
 }

@@ -2,8 +2,9 @@
 // yet is created (the server's own user needs CREATEDB for that), and every failure becomes one
 // sentence an operator can act on, instead of a driver's or the migration engine's stack trace.
 import pg from 'pg';
+import { StartupError } from '../../subgraphs/shared/startup.ts';
 
-export class StartupError extends Error {}
+export { StartupError };
 
 const where = (url: URL) => `${url.hostname}:${url.port || 5432}`;
 

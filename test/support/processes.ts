@@ -113,3 +113,42 @@ export function runScript(script: string, args: string[], env: Record<string, st
     child.on('exit', (code) => resolve({ code: code ?? 1, output }));
   });
 }
+
+export interface ExitResult {
+  /** The exit code; null when it was killed (timeoutMs passed). */
+  code: number | null;
+  output: string;
+  ms: number;
+}
+
+/**
+ * Runs a command to its end and says how it ended: for start-up failures, which must exit, not hang.
+ * After timeoutMs its whole process group is killed (npm, the shell and the server alike) and code is null.
+ */
+export function runToExit(command: string, args: string[], env: Record<string, string>, options: { timeoutMs?: number; uid?: number; gid?: number } = {}): Promise<ExitResult> {
+  const at = Date.now();
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid: options.uid, gid: options.gid });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }, options.timeoutMs ?? 60_000);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, ms: Date.now() - at });
+    }),
+  );
+}
+
+/** What a command itself printed, without npm's own notices. */
+export const saidLines = (output: string) =>
+  output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('npm ') && !line.startsWith('> '));
