@@ -1,7 +1,6 @@
 // One subgraph served alone over HTTP, for the distributed topology (Apollo Router or
 // @apollo/gateway in front). Authority comes from the propagated headers.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
@@ -16,13 +15,14 @@ import { ApiError } from './shared/errors.ts';
 import { assertStorableOperation } from './shared/input-safety.ts';
 import type { Database } from './shared/db/database.ts';
 import { loadSubgraphSchema, type SubgraphName } from './index.ts';
+import { DEFAULT_HOST, listen, reachableBase } from './shared/listen.ts';
 
 export interface SubgraphServer {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startSubgraphServer(name: SubgraphName, db: Database, port = 0, host = '127.0.0.1'): Promise<SubgraphServer> {
+export async function startSubgraphServer(name: SubgraphName, db: Database, port = 0, host = DEFAULT_HOST): Promise<SubgraphServer> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } });
   const server = new ApolloServer<SubgraphContext>({
     schema: await loadSubgraphSchema(name),
@@ -73,10 +73,15 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
   });
   app.use(apolloKoa(server, async (ctx) => createSubgraphContext(db, scopeFromHeaders(ctx.headers, `req_${randomUUID()}`))));
   const httpServer = http.createServer(app.callback());
-  await new Promise<void>((resolve) => httpServer.listen(port, host, resolve));
-  const address = httpServer.address() as AddressInfo;
+  let bound: number;
+  try {
+    bound = await listen(httpServer, { port, host });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
-    url: `http://${host}:${address.port}/graphql`,
+    url: `${reachableBase(host, bound)}/graphql`,
     async close() {
       httpServer.closeAllConnections();
       await new Promise((resolve) => httpServer.close(resolve));

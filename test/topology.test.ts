@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertNoServerLeft, startServerProcess } from './support/processes.ts';
+import { assertNoServerLeft, runScript, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../schema/compose.ts';
 
@@ -25,9 +25,13 @@ describe('npm run start:subgraph', () => {
 
   it('serves one subgraph alone, with its federation SDL, and stops on SIGTERM', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'subgraph-'));
+    // A subgraph serves a migrated database (it refuses to start on one without the migrations).
+    const env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
+    const seeded = await runScript('db:seed', [], env);
+    expect(seeded.code, seeded.output).toBe(0);
     const running = await startServerProcess({
       args: ['run', '--silent', 'start:subgraph', '--', 'developer'],
-      env: { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      env: { ...env, PORT: '0', LOG_LEVEL: 'silent' },
       ready: /serves (http:\/\/\S+)/,
       timeoutMs: 60_000,
     });
@@ -48,5 +52,5 @@ describe('npm run start:subgraph', () => {
       await running.stop();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });

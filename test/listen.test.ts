@@ -1,0 +1,41 @@
+// PORT and HOST as the servers read them, what counts as loopback (the demo world's warning), and the
+// URLs a banner prints for an address.
+import { describe, expect, it } from 'vitest';
+import { displayBase, isLoopback, listenAddressFromEnv, reachableBase } from '../subgraphs/shared/listen.ts';
+import { StartupError } from '../subgraphs/shared/startup.ts';
+
+describe('listenAddressFromEnv', () => {
+  it('takes the defaults for unset or empty values: 127.0.0.1 and the given port', () => {
+    expect(listenAddressFromEnv(4000, {})).toEqual({ port: 4000, host: '127.0.0.1' });
+    expect(listenAddressFromEnv(4001, { PORT: '', HOST: ' ' })).toEqual({ port: 4001, host: '127.0.0.1' });
+    expect(listenAddressFromEnv(4000, { PORT: ' 0 ', HOST: '[::1]' })).toEqual({ port: 0, host: '::1' });
+    expect(listenAddressFromEnv(4000, { PORT: '65535', HOST: '0.0.0.0' })).toEqual({ port: 65_535, host: '0.0.0.0' });
+  });
+
+  it('refuses anything but a whole number from 0 to 65535, naming PORT', () => {
+    for (const port of ['abc', '65536', '-1', '1.5', '1e3', '0x10', '4000x', '99999999']) {
+      expect(() => listenAddressFromEnv(4000, { PORT: port }), port).toThrow(StartupError);
+      expect(() => listenAddressFromEnv(4000, { PORT: port }), port).toThrow(/^PORT must be a whole number from 0 to 65535/);
+    }
+  });
+});
+
+describe('isLoopback', () => {
+  it('is true only for addresses other machines cannot reach', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '[::1]', 'localhost']) expect(isLoopback(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.0.2.2', '10.0.0.1', 'fe80::1', 'example.com', 'localhost.example.com']) expect(isLoopback(host), host).toBe(false);
+  });
+});
+
+describe('banner URLs', () => {
+  it('prints localhost for loopback and wildcard addresses, the address itself otherwise', () => {
+    expect(displayBase('127.0.0.1', 4000)).toBe('http://localhost:4000');
+    expect(displayBase('0.0.0.0', 4000)).toBe('http://localhost:4000');
+    expect(displayBase('::', 4000)).toBe('http://localhost:4000');
+    expect(displayBase('192.0.2.2', 4000)).toBe('http://192.0.2.2:4000');
+    expect(displayBase('2001:db8::1', 4000)).toBe('http://[2001:db8::1]:4000');
+    expect(reachableBase('0.0.0.0', 1)).toBe('http://127.0.0.1:1');
+    expect(reachableBase('::', 1)).toBe('http://[::1]:1');
+    expect(reachableBase('::1', 1)).toBe('http://[::1]:1');
+  });
+});
