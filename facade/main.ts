@@ -11,6 +11,7 @@ import { holdDataDir, type DataDirHold } from '../subgraphs/shared/db/data-dir-l
 import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
 import { displayBase, isLoopback, listenAddressFromEnv } from '../subgraphs/shared/listen.ts';
 import { exitWithStartupFailure, StartupError } from '../subgraphs/shared/startup.ts';
+import { subgraphSecretFromEnv } from '../subgraphs/shared/subgraph-secret.ts';
 import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
 import { ensurePostgresDatabase } from '../prisma/tools/database-setup.ts';
 import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
@@ -89,13 +90,14 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
   // Everything the environment says is checked before anything is opened.
   const { port, host } = listenAddressFromEnv(4000);
   const subgraphUrls = subgraphUrlsFromEnv();
+  const subgraphSecret = subgraphUrls ? subgraphSecretFromEnv('a gateway with SUBGRAPH_URLS') : undefined;
   // On PGlite this process holds the directory's lock from here until it exits, through the
   // migration child's turn and the close and reopen around it (data-dir-lock.ts).
   const dataDir = pgliteDataDir();
   const hold = onPostgres || dataDir.startsWith('memory://') ? undefined : holdDataDir(dataDir);
   if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
   const { db, applied, seeded } = await openPrepared(hold);
-  const platform = await createPlatform({ db, subgraphUrls });
+  const platform = await createPlatform({ db, subgraphUrls, subgraphSecret });
   const { url } = await platform.listen(port, host);
   const bound = Number(new URL(url).port);
   const exposed = !isLoopback(host);

@@ -29,6 +29,8 @@ import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig }
 export interface PlatformOptions {
   db: Database;
   subgraphUrls?: SubgraphUrls;
+  /** Sent to the subgraphs of subgraphUrls with every request (SUBGRAPH_SECRET); required with them. */
+  subgraphSecret?: string;
   /** auto: single-subgraph route operations run on their subgraph directly; gateway: all through the gateway. */
   routeExecution?: 'auto' | 'gateway';
   /** Run a webhook worker in this process (default: unless WEBHOOK_WORKER=off). */
@@ -64,11 +66,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
-  const { gateway, schemas } = await createGateway({ db, subgraphUrls, logError });
+  const { gateway, schemas } = await createGateway({ db, subgraphUrls, subgraphSecret, logError });
   const graphql = await startGraphQLServer(gateway, logger);
   const runner = new OperationRunner(
     gateway,

@@ -1,6 +1,6 @@
 // npm run start:subgraph -- <competitions|esports|developer>: one subgraph alone over HTTP.
-// PORT (default 4001), HOST (default 127.0.0.1), DATABASE_URL as for npm start. Point a gateway at it
-// with SUBGRAPH_URLS.
+// PORT (default 4001), HOST (default 127.0.0.1), SUBGRAPH_SECRET (required), DATABASE_URL as for
+// npm start. Point a gateway at it with SUBGRAPH_URLS and the same SUBGRAPH_SECRET.
 import pino from 'pino';
 import { openDatabase } from './shared/db/database.ts';
 import { installProcessGuards, startupFinished } from './shared/process-guards.ts';
@@ -8,6 +8,7 @@ import { SUBGRAPH_NAMES, type SubgraphName } from './index.ts';
 import { startSubgraphServer } from './http-server.ts';
 import { isLoopback, listenAddressFromEnv } from './shared/listen.ts';
 import { exitWithStartupFailure } from './shared/startup.ts';
+import { subgraphSecretFromEnv } from './shared/subgraph-secret.ts';
 import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
 import { demoWorldWarning, isDemoWorldLoaded } from '../prisma/seed/demo-world.ts';
 
@@ -18,11 +19,12 @@ if (!SUBGRAPH_NAMES.includes(name)) {
 }
 installProcessGuards(pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } }));
 try {
+  const secret = subgraphSecretFromEnv(`the ${name} subgraph`);
   const address = listenAddressFromEnv(4001);
   const db = openDatabase();
   await assertDatabaseReady(db);
-  const server = await startSubgraphServer(name, db, address.port, address.host);
-  console.log(`Subgraph ${name} serves ${server.url} on ${db.describe} (server process ${process.pid})`);
+  const server = await startSubgraphServer(name, db, { secret, ...address });
+  console.log(`Subgraph ${name} serves ${server.url} on ${db.describe} (server process ${process.pid}); it answers only requests carrying SUBGRAPH_SECRET in svc-subgraph-secret.`);
   if (!isLoopback(address.host) && (await isDemoWorldLoaded(db.prisma))) console.warn(demoWorldWarning(address.host));
   const stop = async () => {
     setTimeout(() => process.exit(1), 5_000).unref();

@@ -1,6 +1,6 @@
 // A process that cannot start says why in one sentence and exits 1, whatever the cause: a port in use
-// or refused, a PORT or HOST that cannot be listened on, a database that cannot be reached or lacks
-// migrations. None of them hangs (the process guard does not swallow
+// or refused, a PORT or HOST that cannot be listened on, a missing or weak SUBGRAPH_SECRET, a database
+// that cannot be reached or lacks migrations. None of them hangs (the process guard does not swallow
 // start-up failures) and none prints a stack trace.
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -82,6 +82,18 @@ describe('a server that cannot listen', () => {
     expect(result.code, result.output).toBe(1);
     expect(saidLines(result.output)).toEqual(['Cannot listen on HOST=127.0.0.1 PORT=80 (EACCES): permission denied (ports below 1024 need privileges); set PORT to 1024 or above.']);
   }, 120_000);
+});
+
+describe('a distributed topology without its shared secret', () => {
+  it('npm run start:subgraph refuses to start without SUBGRAPH_SECRET, or with a weak one', async () => {
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: '' }, /^SUBGRAPH_SECRET is not set, and the developer subgraph needs it: set SUBGRAPH_SECRET to the same random value of at least 32 visible ASCII characters .*openssl rand -hex 32.*\.$/);
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: 'x'.repeat(31) }, /^SUBGRAPH_SECRET is too weak for the developer subgraph \(31 characters\): /);
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: `${'x'.repeat(31)} y` }, /^SUBGRAPH_SECRET is too weak for the developer subgraph \(33 characters, not all visible ASCII\): /);
+  }, 120_000);
+
+  it('npm start with SUBGRAPH_URLS refuses to start without SUBGRAPH_SECRET', async () => {
+    await refuses('start', { PORT: '0', SUBGRAPH_URLS: 'competitions=http://127.0.0.1:9/graphql', SUBGRAPH_SECRET: '' }, /^SUBGRAPH_SECRET is not set, and a gateway with SUBGRAPH_URLS needs it: /);
+  });
 });
 
 describe('a database that refuses at start', () => {
