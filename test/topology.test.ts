@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertNoServerLeft, runScript, startServerProcess } from './support/processes.ts';
+import { assertNoServerLeft, isAlive, runScript, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../schema/compose.ts';
 
@@ -72,6 +72,43 @@ describe('npm run start:subgraph', () => {
       const refused = await post({ query: 'query($id: ID!) { event(id: $id) { id } }', variables: { id: 'evt\u0000' } }, { 'svc-subgraph-secret': secret, authorization: 'Bearer demo-token-app' });
       expect(refused.status).toBe(200);
       expect((await refused.json()).errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 'id' }] });
+
+      // A flood of distinct guesses, with and without tokens, GET and POST, bodies up to 16 KiB, under
+      // the production heap flags of npm run start:subgraph: every one is 403, /healthz answers within
+      // a second throughout, and the process lives on and answers the gateway's secret after it.
+      const health = running.base.replace(/\/graphql$/, '/healthz');
+      let slowestHealth = 0;
+      let flooding = true;
+      const probe = (async () => {
+        while (flooding) {
+          const at = performance.now();
+          expect((await fetch(health)).status).toBe(200);
+          slowestHealth = Math.max(slowestHealth, performance.now() - at);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const guess = async () => {
+        for (let i = next++; i < 3_000; i = next++) {
+          const headers: Record<string, string> = { 'svc-subgraph-secret': randomBytes(1 + (i % 64)).toString('base64') };
+          if (i % 2) headers.authorization = `Bearer ${i % 4 === 1 ? 'demo-token-app' : randomBytes(16).toString('hex')}`;
+          if (i % 7 === 0) delete headers['svc-subgraph-secret'];
+          const response =
+            i % 3 === 0
+              ? await fetch(`${running.base}?query=${encodeURIComponent(`{ _entities(representations: [{__typename: "Event", id: "evt_${i}"}]) { __typename } }`)}`, { headers })
+              : await fetch(running.base, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...entities, pad: 'x'.repeat(i % 16_384) }) });
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        }
+      };
+      await Promise.all(Array.from({ length: 32 }, guess));
+      flooding = false;
+      await probe;
+      expect(Object.fromEntries(statuses)).toEqual({ 403: 3_000 });
+      expect(slowestHealth).toBeLessThan(1_000);
+      expect(isAlive(running.pid)).toBe(true);
+      expect((await (await post(entities)).json()).data._entities).toHaveLength(2);
     } finally {
       await running.stop();
       await rm(dir, { recursive: true, force: true });
