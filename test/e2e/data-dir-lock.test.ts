@@ -5,7 +5,7 @@
 // its migration child; a lock left by a killed server, or naming a pid that now belongs to another
 // program, is taken over. About PGlite alone, so it runs on a PGlite directory on both passes.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -158,12 +158,13 @@ describe('the PGlite directory lock', () => {
 
   it('takes over a lock whose pid now belongs to another program, and respects one whose holder still runs', async () => {
     // A live process that is not the holder the lock names (its start time differs): the pid was reused.
+    const realDir = realpathSync(dataDir);
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       await new Promise((resolve) => other.once('spawn', resolve));
       const pid = other.pid!;
-      const lock = (processStart: string | null) =>
-        writeFile(lockPath, JSON.stringify({ pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart, host: 'elsewhere', token: 'old' }));
+      const lock = (processStart: string | null, lockedDir = realDir) =>
+        writeFile(lockPath, JSON.stringify({ dir: lockedDir, pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart, host: 'elsewhere', token: 'old' }));
       const migrate = () => runToExit('node', ['node_modules/.cache/esports-platform/migrate.mjs'], env, { timeoutMs: 120_000 });
 
       // Its real start time: that process is the holder, and it is alive.
@@ -181,10 +182,16 @@ describe('the PGlite directory lock', () => {
       expect(taken.output).toContain('is up to date');
       expect(existsSync(lockPath)).toBe(false);
 
-      // A pid that runs no process at all.
+      // The live holder's lock, but of another directory: copied along with its files, it locks nothing here.
+      await lock(processStartOf(pid), '/somewhere/else/pglite');
+      const copied = await migrate();
+      expect(copied.code, copied.output).toBe(0);
+      expect(existsSync(lockPath)).toBe(false);
+
+      // A pid that runs no process at all (a lock of an earlier version, without its directory).
       other.kill('SIGKILL');
       expect(await waitUntilGone(pid, 5_000)).toBe(true);
-      await lock(null);
+      await writeFile(lockPath, JSON.stringify({ pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
       const afterDeath = await migrate();
       expect(afterDeath.code, afterDeath.output).toBe(0);
       expect(existsSync(lockPath)).toBe(false);

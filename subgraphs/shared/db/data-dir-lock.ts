@@ -8,10 +8,11 @@
 //
 // - The lock is created atomically, with its content, by link(2) of a finished temporary file: it is
 //   never seen half-written, and of two processes only one creates it.
-// - It names the holder's pid, the command, when it started, and the process's start time as the
-//   kernel reports it (/proc/<pid>/stat, else `ps`): a lock whose pid no longer runs, or now belongs
-//   to another program (pid reuse after a crash or a reboot), is stale and taken over. Two processes
-//   taking over the same stale lock are serialised by a second, short-lived file (`….takeover`).
+// - It names the directory, the holder's pid, the command, when it started, and the process's start
+//   time as the kernel reports it (/proc/<pid>/stat, else `ps`): a lock whose pid no longer runs, or
+//   now belongs to another program (pid reuse after a crash or a reboot), or that was copied with the
+//   files of another directory, is stale and taken over. Two processes taking over the same stale lock
+//   are serialised by a second, short-lived file (`….takeover`).
 // - A process holds the lock while any of its databases on the directory is open, and always until it
 //   exits (an 'exit' hook removes it; after a SIGKILL it is stale and the next process takes it over).
 // - npm start hands the directory to a migration child process and takes it back: it keeps holding the
@@ -29,6 +30,8 @@ export const LOCK_FILE = 'esports-platform.lock';
 export const HANDOVER_ENV = 'PGLITE_LOCK_HANDOVER';
 
 interface LockContent {
+  /** The directory it locks: a lock copied along with the directory's files does not lock the copy. */
+  dir?: string;
   pid: number;
   command: string;
   startedAt: string;
@@ -100,6 +103,7 @@ function acquire(dir: string): Held {
   const lockPath = path.join(dir, LOCK_FILE);
   const inherited = process.env[HANDOVER_ENV];
   const mine: LockContent = {
+    dir,
     pid: process.pid,
     command: commandName(),
     startedAt: new Date().toISOString(),
@@ -114,7 +118,7 @@ function acquire(dir: string): Held {
     if (found !== 'unreadable') {
       // Our parent's lock, handed to us for its migration step.
       if (inherited && found.token === inherited && found.pid === process.ppid) return { dir, lockPath, count: 0, owned: false, token: found.token };
-      if (isRunning(found)) throw new DataDirInUse(dir, found);
+      if ((found.dir === undefined || found.dir === dir) && isRunning(found)) throw new DataDirInUse(dir, found);
     } else if (ageMs(lockPath) < 2_000) {
       // Not ours to judge yet: a lock file is only unreadable while a writer without link(2) fills it.
       pause(20);
