@@ -6,7 +6,7 @@
 // program, is taken over. About PGlite alone, so it runs on a PGlite directory on both passes.
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,4 +199,46 @@ describe('the PGlite directory lock', () => {
       other.kill('SIGKILL');
     }
   }, 240_000);
+});
+
+describe('the lock under contention', () => {
+  // Processes that only take the lock, hold it a while and say so: all start at once.
+  const contenders = (directory: string, count: number) => {
+    const script = `
+      import { holdDataDir } from './subgraphs/shared/db/data-dir-lock.ts';
+      try {
+        holdDataDir(process.argv[1]);
+        console.log('held ' + process.pid);
+        setTimeout(() => process.exit(0), 3000);
+      } catch (error) {
+        console.log('refused ' + error.message);
+        process.exit(1);
+      }
+    `;
+    return Promise.all(
+      Array.from({ length: count }, () => runToExit(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, directory], {}, { timeoutMs: 60_000 })),
+    );
+  };
+
+  it.each([
+    ['no lock', false],
+    ['a stale lock', true],
+  ] as const)('with %s, of eight processes at once exactly one holds the directory and the others name it', async (_name, stale) => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'contended-'));
+    try {
+      if (stale) await writeFile(path.join(directory, LOCK_FILE), JSON.stringify({ dir: realpathSync(directory), pid: 2 ** 22 + 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
+      const results = await contenders(directory, 8);
+      const held = results.filter((result) => result.output.startsWith('held '));
+      expect(held, results.map((result) => result.output).join('')).toHaveLength(1);
+      const holder = Number(held[0].output.split(' ')[1]);
+      for (const result of results.filter((other) => other !== held[0])) {
+        expect(result.code).toBe(1);
+        expect(result.output).toContain(`is in use by process ${holder} (node `);
+      }
+      // Gone with its holder; no temporary or takeover file left behind.
+      expect(await readdir(directory)).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

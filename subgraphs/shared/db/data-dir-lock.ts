@@ -245,11 +245,17 @@ export function processStartOf(pid: number): string | null {
   }
 }
 
-/** What the holder was started as: `npm start`, `npm run db:reset`, or the node command line. */
+/**
+ * What the holder was started as: `npm start` or `npm run db:reset` when this process is that npm
+ * script's own program (npm's variables are inherited by every descendant), else its node command line.
+ */
 function commandName(): string {
   const script = process.env.npm_lifecycle_event;
-  if (script) return script === 'start' || script === 'test' ? `npm ${script}` : `npm run ${script}`;
-  return ['node', ...process.argv.slice(1).map((arg, index) => (index === 0 ? path.basename(arg) : arg))].join(' ').slice(0, 200);
+  const entry = process.argv[1] ? path.basename(process.argv[1]) : '';
+  if (script && entry && (process.env.npm_lifecycle_script ?? '').includes(entry)) {
+    return script === 'start' || script === 'test' ? `npm ${script}` : `npm run ${script}`;
+  }
+  return ['node', entry, ...process.argv.slice(2)].filter(Boolean).join(' ').slice(0, 200);
 }
 
 function removeIfOurs(entry: Held): void {
