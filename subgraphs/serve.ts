@@ -23,9 +23,10 @@ try {
   const address = listenAddressFromEnv(4001);
   const db = openDatabase();
   await assertDatabaseReady(db);
+  const demoExposed = !isLoopback(address.host) && (await isDemoWorldLoaded(db.prisma));
   const server = await startSubgraphServer(name, db, { secret, ...address });
   console.log(`Subgraph ${name} serves ${server.url} on ${db.describe} (server process ${process.pid}); it answers only requests carrying SUBGRAPH_SECRET in svc-subgraph-secret.`);
-  if (!isLoopback(address.host) && (await isDemoWorldLoaded(db.prisma))) console.warn(demoWorldWarning(address.host));
+  if (demoExposed) console.warn(demoWorldWarning(address.host));
   const stop = async () => {
     setTimeout(() => process.exit(1), 5_000).unref();
     await server.close();

@@ -41,6 +41,13 @@ const connects = (host: string, port: number) =>
 
 const WARNING = /^Warning: HOST=0\.0\.0\.0 lets other machines reach this server, and its database holds the demo world, whose tokens, client secrets, API keys and password are published \(docs\/demo-world\.md\): anyone who reaches it can use them; listen on 127\.0\.0\.1 \(leave HOST unset\) or use a database without the demo world \(SEED_DEMO_WORLD=0 on a new one\)\.$/m;
 
+/** Waits (at most 10 s) until the server's output matches: stderr may arrive after the banner on stdout. */
+async function waitForOutput(server: ServerProcess, pattern: RegExp): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!pattern.test(server.output()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(server.output()).toMatch(pattern);
+}
+
 async function withServer<T>(running: Promise<ServerProcess>, work: (server: ServerProcess, port: number) => Promise<T>): Promise<T> {
   const server = await running;
   try {
@@ -58,20 +65,18 @@ describe('npm start', () => {
     await withServer(start({}), async (server, port) => {
       expect(server.base).toBe(`http://localhost:${port}`);
       expect(server.output()).toContain(`Listening on 127.0.0.1:${port}, this machine only (set HOST, e.g. HOST=0.0.0.0, to accept other machines).`);
-      expect(server.output()).not.toMatch(/Warning/);
       const response = await fetch(`${server.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-app' } });
       expect(response.status).toBe(200);
       expect(await connects('127.0.0.1', port)).toBe(true);
       for (const address of otherAddresses()) expect(await connects(address, port), address).toBe(false);
+      expect(server.output()).not.toMatch(/Warning/);
     });
   }, 180_000);
 
   it('listens where HOST says, and warns when that opens the demo world to other machines', async () => {
     await withServer(start({ HOST: '0.0.0.0' }), async (server, port) => {
       expect(server.output()).toContain(`Listening on 0.0.0.0:${port} (HOST): other machines can reach it.`);
-      // The warning follows the banner; give stderr a moment.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(server.output()).toMatch(WARNING);
+      await waitForOutput(server, WARNING);
       for (const address of otherAddresses()) expect(await connects(address, port), address).toBe(true);
     });
   }, 180_000);
@@ -82,7 +87,8 @@ describe('npm start', () => {
       await withServer(
         startServerProcess({ args: ['start', '--silent'], env: { ...bare.env, PORT: '0', HOST: '0.0.0.0', SEED_DEMO_WORLD: '0', LOG_LEVEL: 'silent' }, ready: /GraphQL\s+(http:\/\/\S+)\/graphql/ }),
         async (server) => {
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          // The warning would be written with the banner, decided before it: a second is ample for stderr.
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
           expect(server.output()).toContain('(HOST): other machines can reach it.');
           expect(server.output()).not.toMatch(/Warning/);
         },
@@ -109,8 +115,7 @@ describe('npm run start:subgraph', () => {
       expect(server.output()).not.toMatch(/Warning/);
     });
     await withServer(startSubgraph({ HOST: '0.0.0.0' }), async (server) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(server.output()).toMatch(WARNING);
+      await waitForOutput(server, WARNING);
     });
   }, 180_000);
 });
