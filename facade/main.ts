@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/shared/db/database.ts';
 import { holdDataDir, type DataDirHold } from '../subgraphs/shared/db/data-dir-lock.ts';
 import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
-import { displayBase, isLoopback, listenAddressFromEnv } from '../subgraphs/shared/listen.ts';
+import { assertCanListen, displayBase, isLoopback, listenAddressFromEnv } from '../subgraphs/shared/listen.ts';
 import { exitWithStartupFailure, StartupError } from '../subgraphs/shared/startup.ts';
 import { subgraphSecretFromEnv } from '../subgraphs/shared/subgraph-secret.ts';
 import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
@@ -89,6 +89,7 @@ async function openPrepared(hold: DataDirHold | undefined): Promise<{ db: Databa
 async function start(): Promise<{ platform: Platform; db: Database }> {
   // Everything the environment says is checked before anything is opened.
   const { port, host } = listenAddressFromEnv(4000);
+  await assertCanListen({ port, host });
   const subgraphUrls = subgraphUrlsFromEnv();
   const subgraphSecret = subgraphUrls ? subgraphSecretFromEnv('a gateway with SUBGRAPH_URLS') : undefined;
   // On PGlite this process holds the directory's lock from here until it exits, through the

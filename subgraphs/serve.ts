@@ -6,7 +6,7 @@ import { openDatabase } from './shared/db/database.ts';
 import { installProcessGuards, startupFinished } from './shared/process-guards.ts';
 import { SUBGRAPH_NAMES, type SubgraphName } from './index.ts';
 import { startSubgraphServer } from './http-server.ts';
-import { isLoopback, listenAddressFromEnv } from './shared/listen.ts';
+import { assertCanListen, isLoopback, listenAddressFromEnv } from './shared/listen.ts';
 import { exitWithStartupFailure } from './shared/startup.ts';
 import { subgraphSecretFromEnv } from './shared/subgraph-secret.ts';
 import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
@@ -21,6 +21,7 @@ installProcessGuards(pino({ level: process.env.LOG_LEVEL ?? 'info', base: { serv
 try {
   const secret = subgraphSecretFromEnv(`the ${name} subgraph`);
   const address = listenAddressFromEnv(4001);
+  await assertCanListen(address);
   const db = openDatabase();
   await assertDatabaseReady(db);
   const demoExposed = !isLoopback(address.host) && (await isDemoWorldLoaded(db.prisma));

@@ -1,7 +1,9 @@
 // PORT and HOST as the servers read them, what counts as loopback (the demo world's warning), and the
 // URLs a banner prints for an address.
+import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { displayBase, isLoopback, listenAddressFromEnv, reachableBase } from '../subgraphs/shared/listen.ts';
+import { assertCanListen, displayBase, isLoopback, listen, listenAddressFromEnv, reachableBase } from '../subgraphs/shared/listen.ts';
 import { StartupError } from '../subgraphs/shared/startup.ts';
 
 describe('listenAddressFromEnv', () => {
@@ -37,5 +39,33 @@ describe('banner URLs', () => {
     expect(reachableBase('0.0.0.0', 1)).toBe('http://127.0.0.1:1');
     expect(reachableBase('::', 1)).toBe('http://[::1]:1');
     expect(reachableBase('::1', 1)).toBe('http://[::1]:1');
+  });
+});
+
+describe('listen', () => {
+  it('rejects with one sentence naming HOST and PORT, the error handled (nothing uncaught); the probe too', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const expected = `Cannot listen on HOST=127.0.0.1 PORT=${port} (EADDRINUSE): the port is in use by another process; stop it or set PORT to a free port.`;
+      const server = http.createServer();
+      for (const attempt of [listen(server, { port, host: '127.0.0.1' }), assertCanListen({ port, host: '127.0.0.1' })]) {
+        const failure = await attempt.then(() => null, (error: unknown) => error);
+        expect(failure).toBeInstanceOf(StartupError);
+        expect((failure as StartupError).message).toBe(expected);
+      }
+      // The same server listens once the port is free, and the probe leaves nothing listening.
+      await new Promise((resolve) => busy.close(resolve));
+      await assertCanListen({ port, host: '127.0.0.1' });
+      expect(await listen(server, { port, host: '127.0.0.1' })).toBe(port);
+      await new Promise((resolve) => server.close(resolve));
+    } finally {
+      if (busy.listening) busy.close();
+    }
+  });
+
+  it('turns a port listen() itself refuses into the same kind of sentence', async () => {
+    await expect(listen(net.createServer(), { port: 70_000, host: '127.0.0.1' })).rejects.toThrow(/^Cannot listen on HOST=127\.0\.0\.1 PORT=70000 \(ERR_SOCKET_BAD_PORT\): /);
   });
 });

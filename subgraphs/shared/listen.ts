@@ -2,7 +2,7 @@
 // start:subgraph alike. Loopback by default: the demo world's credentials are published, and a
 // subgraph is an internal service. A failure to listen is one sentence naming PORT and HOST (a
 // StartupError), never an 'error' event that nobody handles.
-import type { Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { StartupError } from './startup.ts';
 
@@ -49,6 +49,18 @@ export function reachableBase(host: string, port: number): string {
   return `http://${ipaddr.IPv6.isValid(bare) ? `[${bare}]` : bare}:${port}`;
 }
 
+/**
+ * Fails at once, before a server opens its database and builds itself (seconds, a minute on a new
+ * PGlite), when host:port cannot be listened on: it listens and closes again. The real listen still
+ * reports a port taken in between.
+ */
+export async function assertCanListen(address: ListenAddress): Promise<void> {
+  if (address.port === 0) return;
+  const probe = createServer();
+  await listen(probe, address);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
 /** Listens on host:port; rejects with one sentence naming PORT and HOST when it cannot. */
 export function listen(server: Server, { port, host }: ListenAddress): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,8 +73,9 @@ export function listen(server: Server, { port, host }: ListenAddress): Promise<n
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     };
-    // First in line, so that no other 'error' listener (or none at all) turns it into an uncaught exception.
-    server.prependOnceListener('error', fail);
+    // An 'error' event nobody listens to is thrown as an uncaught exception, which is how a port in
+    // use used to end up in the process guard while the start waited forever.
+    server.once('error', fail);
     server.once('listening', done);
     try {
       server.listen(port, host);
