@@ -95,12 +95,16 @@ export function startServerProcess({ command = 'npm', args, env, ready, timeoutM
   });
 }
 
-/** For afterAll: fails when a server this file started is still running (and stops it). */
+/** For afterAll: fails when a server this file started is still running (and stops it), or a command run by runToExit. */
 export function assertNoServerLeft(): void {
   const alive = [...started].filter(isAlive);
   for (const pid of alive) process.kill(pid, 'SIGKILL');
   started.clear();
+  const groups = [...runningGroups];
+  for (const group of groups) killGroup(group);
+  runningGroups.clear();
   if (alive.length) throw new Error(`server process(es) ${alive.join(', ')} outlived the test file`);
+  if (groups.length) throw new Error(`command(s) ${groups.join(', ')} run to their end were still running when the test file ended`);
 }
 
 /** Runs an npm script of the project to its end: its exit code and everything it printed. */
@@ -131,19 +135,27 @@ export function runToExit(command: string, args: string[], env: Record<string, s
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }, options.timeoutMs ?? 60_000);
+  runningGroups.add(child.pid!);
+  const timer = setTimeout(() => killGroup(child.pid!), options.timeoutMs ?? 60_000);
   return new Promise((resolve) =>
     child.on('exit', (code) => {
       clearTimeout(timer);
+      // What it started may outlive it (npm's server child): the group goes with it.
+      killGroup(child.pid!);
+      runningGroups.delete(child.pid!);
       resolve({ code, output, ms: Date.now() - at });
     }),
   );
+}
+
+const runningGroups = new Set<number>();
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 /** What a command itself printed, without npm's own notices. */
