@@ -7,10 +7,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/shared/db/database.ts';
-import { installProcessGuards } from '../subgraphs/shared/process-guards.ts';
+import { holdDataDir, type DataDirHold } from '../subgraphs/shared/db/data-dir-lock.ts';
+import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
+import { assertCanListen, displayBase, isLoopback, listenAddressFromEnv } from '../subgraphs/shared/listen.ts';
+import { exitWithStartupFailure, StartupError } from '../subgraphs/shared/startup.ts';
+import { subgraphSecretFromEnv } from '../subgraphs/shared/subgraph-secret.ts';
 import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
-import { ensurePostgresDatabase, StartupError } from '../prisma/tools/database-setup.ts';
-import { DEMO, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
+import { ensurePostgresDatabase } from '../prisma/tools/database-setup.ts';
+import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
 import { createLogger } from './http/observability.ts';
 import { createPlatform, type Platform } from './server.ts';
@@ -18,7 +22,6 @@ import { createPlatform, type Platform } from './server.ts';
 const logger = createLogger();
 installProcessGuards(logger);
 
-const port = Number(process.env.PORT ?? 4000);
 const drainSetting = Number(process.env.SHUTDOWN_DRAIN_MS ?? 8_000);
 const drainMs = Number.isFinite(drainSetting) && drainSetting >= 0 ? drainSetting : 8_000;
 const databaseUrl = process.env.DATABASE_URL;
@@ -31,10 +34,17 @@ interface Prepared {
   seeded: boolean;
 }
 
-/** Runs the compiled migrate.mjs beside this bundle as a child process. */
-function prepareInChild(seed: boolean): Promise<Prepared> {
+/**
+ * Runs the compiled migrate.mjs beside this bundle as a child process. On PGlite it works under this
+ * process's lock on the directory (handed over by a token in its environment), so that no other
+ * process can open the directory between this one closing it and the child opening it, or after.
+ */
+function prepareInChild(seed: boolean, hold: DataDirHold | undefined): Promise<Prepared> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [migrateChild, '--json', ...(seed ? ['--seed'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [migrateChild, '--json', ...(seed ? ['--seed'] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...hold?.handOverEnv() },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -55,11 +65,11 @@ function prepareInChild(seed: boolean): Promise<Prepared> {
  * to do only reads _prisma_migrations and one row. Run from sources (no bundle beside it), it does
  * the same work in-process.
  */
-async function openPrepared(): Promise<{ db: Database } & Prepared> {
+async function openPrepared(hold: DataDirHold | undefined): Promise<{ db: Database } & Prepared> {
   const seed = process.env.SEED_DEMO_WORLD !== '0';
   const bundled = existsSync(migrateChild);
   if (bundled && !onPostgres && !existsSync(path.join(pgliteDataDir(), 'PG_VERSION'))) {
-    const prepared = await prepareInChild(seed);
+    const prepared = await prepareInChild(seed, hold);
     return { db: openDatabase(), ...prepared };
   }
   const db = openDatabase();
@@ -72,19 +82,32 @@ async function openPrepared(): Promise<{ db: Database } & Prepared> {
   }
   // PGlite's data directory has one user at a time: hand it to the child, then take it back.
   if (db.kind === 'pglite') await db.close();
-  const prepared = await prepareInChild(seed);
+  const prepared = await prepareInChild(seed, hold);
   return { db: db.kind === 'pglite' ? openDatabase() : db, ...prepared };
 }
 
 async function start(): Promise<{ platform: Platform; db: Database }> {
+  // Everything the environment says is checked before anything is opened.
+  const { port, host } = listenAddressFromEnv(4000);
+  await assertCanListen({ port, host });
+  const subgraphUrls = subgraphUrlsFromEnv();
+  const subgraphSecret = subgraphUrls ? subgraphSecretFromEnv('a gateway with SUBGRAPH_URLS') : undefined;
+  // On PGlite this process holds the directory's lock from here until it exits, through the
+  // migration child's turn and the close and reopen around it (data-dir-lock.ts).
+  const dataDir = pgliteDataDir();
+  const hold = onPostgres || dataDir.startsWith('memory://') ? undefined : holdDataDir(dataDir);
   if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
-  const { db, applied, seeded } = await openPrepared();
-  const platform = await createPlatform({ db, subgraphUrls: subgraphUrlsFromEnv() });
-  const { url } = await platform.listen(port, process.env.HOST ?? '0.0.0.0');
+  const { db, applied, seeded } = await openPrepared(hold);
+  const platform = await createPlatform({ db, subgraphUrls, subgraphSecret });
+  const { url } = await platform.listen(port, host);
+  const bound = Number(new URL(url).port);
+  const exposed = !isLoopback(host);
+  const demoExposed = exposed && (seeded || (await isDemoWorldLoaded(db.prisma)));
 
-  const base = url.replace('127.0.0.1', 'localhost');
+  const base = displayBase(host, bound);
   console.log(`
 Esports competition platform is up on ${db.describe}${applied ? ` (applied ${applied} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
+Listening on ${host.includes(':') ? `[${host}]` : host}:${bound}${exposed ? ' (HOST): other machines can reach it.' : ', this machine only (set HOST, e.g. HOST=0.0.0.0, to accept other machines).'}
 
   REST v2      ${base}/api/v2        e.g. ${base}/api/v2/auth/context
   REST v1      ${base}/api/v1        (x-api-key), e.g. ${base}/api/v1/events
@@ -106,6 +129,7 @@ Try:
 
 Server process ${process.pid}; stop it with Ctrl-C or SIGTERM.
 `);
+  if (demoExposed) console.warn(`${demoWorldWarning(host)}\n`);
   return { platform, db };
 }
 
@@ -129,9 +153,8 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   running = await start();
+  startupFinished();
 } catch (error) {
   // One sentence, never a stack trace: what went wrong and, where we know it, what to do.
-  const message = error instanceof StartupError ? error.message : `Could not start: ${(error as Error)?.message ?? String(error)}`;
-  console.error(message.split('\n')[0]);
-  process.exit(1);
+  exitWithStartupFailure(error);
 }

@@ -2,7 +2,6 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Database } from '../subgraphs/shared/db/database.ts';
@@ -16,6 +15,7 @@ import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
 import { mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
+import { DEFAULT_HOST, listen, reachableBase } from '../subgraphs/shared/listen.ts';
 import { errorBody } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
@@ -29,6 +29,8 @@ import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig }
 export interface PlatformOptions {
   db: Database;
   subgraphUrls?: SubgraphUrls;
+  /** Sent to the subgraphs of subgraphUrls with every request (SUBGRAPH_SECRET); required with them. */
+  subgraphSecret?: string;
   /** auto: single-subgraph route operations run on their subgraph directly; gateway: all through the gateway. */
   routeExecution?: 'auto' | 'gateway';
   /** Run a webhook worker in this process (default: unless WEBHOOK_WORKER=off). */
@@ -41,6 +43,7 @@ export interface PlatformOptions {
 
 export interface Platform {
   app: Koa;
+  /** Listens (default host 127.0.0.1); rejects with a StartupError naming PORT and HOST when it cannot. */
   listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
   /** Stops accepting; with drainMs, lets requests in flight finish for up to that long first. */
   close(options?: { drainMs?: number }): Promise<void>;
@@ -63,11 +66,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
-  const { gateway, schemas } = await createGateway({ db, subgraphUrls, logError });
+  const { gateway, schemas } = await createGateway({ db, subgraphUrls, subgraphSecret, logError });
   const graphql = await startGraphQLServer(gateway, logger);
   const runner = new OperationRunner(
     gateway,
@@ -141,7 +144,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   app.on('error', (error) => logger.error({ err: error }, 'request stream error'));
   return {
     app,
-    async listen(port, host = '0.0.0.0') {
+    async listen(port, host = DEFAULT_HOST) {
       // A client may half-close its side once it has sent its request (HTTP/1.1 allows it): the answer
       // is still written, and the socket closed after it. Node's default ends the socket at the
       // client's FIN and drops an answer that waits on I/O (the property has no typing; start.test.ts
@@ -153,9 +156,8 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
       server.keepAliveTimeout = 65_000;
       realtime.attach(server);
       servers.push(server);
-      await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      const address = server.address() as AddressInfo;
-      return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`, server };
+      const bound = await listen(server, { port, host });
+      return { url: reachableBase(host, bound), server };
     },
     async close({ drainMs = 0 } = {}) {
       draining = true;

@@ -1,7 +1,7 @@
 // One subgraph served alone over HTTP, for the distributed topology (Apollo Router or
-// @apollo/gateway in front). Authority comes from the propagated headers.
+// @apollo/gateway in front). Authority comes from the propagated headers, which only the gateway or
+// router may send: every request but /healthz must carry the shared secret (subgraph-secret.ts).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
@@ -16,13 +16,26 @@ import { ApiError } from './shared/errors.ts';
 import { assertStorableOperation } from './shared/input-safety.ts';
 import type { Database } from './shared/db/database.ts';
 import { loadSubgraphSchema, type SubgraphName } from './index.ts';
+import { DEFAULT_HOST, listen, reachableBase } from './shared/listen.ts';
+import { SUBGRAPH_SECRET_HEADER, subgraphSecretCheck } from './shared/subgraph-secret.ts';
 
 export interface SubgraphServer {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startSubgraphServer(name: SubgraphName, db: Database, port = 0, host = '127.0.0.1'): Promise<SubgraphServer> {
+export interface SubgraphServerOptions {
+  /** The shared secret every request must carry in svc-subgraph-secret (SUBGRAPH_SECRET). */
+  secret: string;
+  port?: number;
+  host?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function startSubgraphServer(name: SubgraphName, db: Database, { secret, port = 0, host = DEFAULT_HOST }: SubgraphServerOptions): Promise<SubgraphServer> {
+  if (!secret) throw new Error('startSubgraphServer: a subgraph served over HTTP needs its shared secret');
+  const authentic = subgraphSecretCheck(secret);
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } });
   const server = new ApolloServer<SubgraphContext>({
     schema: await loadSubgraphSchema(name),
@@ -53,6 +66,23 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
   });
   await server.start();
   const app = new Koa();
+  // Before anything is read or parsed: without the secret a request gets nothing but this answer.
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz' || authentic(ctx.headers[SUBGRAPH_SECRET_HEADER])) return next();
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+    ctx.set('x-request-id', requestId);
+    ctx.set('connection', 'close');
+    ctx.status = 403;
+    ctx.body = {
+      error: {
+        code: 'forbidden',
+        message: `This subgraph answers only the platform's gateway or router: the request lacks the shared secret (${SUBGRAPH_SECRET_HEADER}).`,
+        requestId,
+        details: [{ field: SUBGRAPH_SECRET_HEADER, issue: 'subgraph_secret_required' }],
+      },
+    };
+  });
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') {
       ctx.status = ctx.path === '/healthz' ? 200 : 404;
@@ -73,10 +103,15 @@ export async function startSubgraphServer(name: SubgraphName, db: Database, port
   });
   app.use(apolloKoa(server, async (ctx) => createSubgraphContext(db, scopeFromHeaders(ctx.headers, `req_${randomUUID()}`))));
   const httpServer = http.createServer(app.callback());
-  await new Promise<void>((resolve) => httpServer.listen(port, host, resolve));
-  const address = httpServer.address() as AddressInfo;
+  let bound: number;
+  try {
+    bound = await listen(httpServer, { port, host });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
-    url: `http://${host}:${address.port}/graphql`,
+    url: `${reachableBase(host, bound)}/graphql`,
     async close() {
       httpServer.closeAllConnections();
       await new Promise((resolve) => httpServer.close(resolve));

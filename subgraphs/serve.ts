@@ -1,10 +1,16 @@
 // npm run start:subgraph -- <competitions|esports|developer>: one subgraph alone over HTTP.
-// PORT (default 4001), DATABASE_URL as for npm start. Point a gateway at it with SUBGRAPH_URLS.
+// PORT (default 4001), HOST (default 127.0.0.1), SUBGRAPH_SECRET (required), DATABASE_URL as for
+// npm start. Point a gateway at it with SUBGRAPH_URLS and the same SUBGRAPH_SECRET.
 import pino from 'pino';
 import { openDatabase } from './shared/db/database.ts';
-import { installProcessGuards } from './shared/process-guards.ts';
+import { installProcessGuards, startupFinished } from './shared/process-guards.ts';
 import { SUBGRAPH_NAMES, type SubgraphName } from './index.ts';
 import { startSubgraphServer } from './http-server.ts';
+import { assertCanListen, isLoopback, listenAddressFromEnv } from './shared/listen.ts';
+import { exitWithStartupFailure } from './shared/startup.ts';
+import { subgraphSecretFromEnv } from './shared/subgraph-secret.ts';
+import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
+import { demoWorldWarning, isDemoWorldLoaded } from '../prisma/seed/demo-world.ts';
 
 const name = process.argv[2] as SubgraphName;
 if (!SUBGRAPH_NAMES.includes(name)) {
@@ -13,9 +19,15 @@ if (!SUBGRAPH_NAMES.includes(name)) {
 }
 installProcessGuards(pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } }));
 try {
+  const secret = subgraphSecretFromEnv(`the ${name} subgraph`);
+  const address = listenAddressFromEnv(4001);
+  await assertCanListen(address);
   const db = openDatabase();
-  const server = await startSubgraphServer(name, db, Number(process.env.PORT ?? 4001), process.env.HOST ?? '0.0.0.0');
-  console.log(`Subgraph ${name} serves ${server.url} on ${db.describe} (server process ${process.pid})`);
+  await assertDatabaseReady(db);
+  const demoExposed = !isLoopback(address.host) && (await isDemoWorldLoaded(db.prisma));
+  const server = await startSubgraphServer(name, db, { secret, ...address });
+  console.log(`Subgraph ${name} serves ${server.url} on ${db.describe} (server process ${process.pid}); it answers only requests carrying SUBGRAPH_SECRET in svc-subgraph-secret.`);
+  if (demoExposed) console.warn(demoWorldWarning(address.host));
   const stop = async () => {
     setTimeout(() => process.exit(1), 5_000).unref();
     await server.close();
@@ -24,7 +36,8 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  startupFinished();
 } catch (error) {
-  console.error(`Could not start the ${name} subgraph: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
-  process.exit(1);
+  // Exiting releases the data directory's lock; a database that failed to open is not waited on.
+  exitWithStartupFailure(error, `Could not start the ${name} subgraph`);
 }

@@ -40,7 +40,7 @@ describe('gateway internals', () => {
     delete process.env.APOLLO_TELEMETRY_DISABLED;
     const db = openDatabase({ url: '', dataDir: 'memory://' });
     try {
-      const { gateway } = await createGateway({ db, subgraphUrls: { competitions: 'http://127.0.0.1:9/graphql' }, logError: () => undefined });
+      const { gateway } = await createGateway({ db, subgraphUrls: { competitions: 'http://127.0.0.1:9/graphql' }, subgraphSecret: 'x'.repeat(32), logError: () => undefined });
       expect(dispose(gateway)).toHaveLength(0);
       expect(process.env.APOLLO_TELEMETRY_DISABLED).toBe('true');
     } finally {

@@ -1,52 +1,117 @@
-// The distributed topology's configuration: router.yaml names every subgraph and propagates the
-// headers authority depends on; `npm run start:subgraph` serves a subgraph's SDL over HTTP.
+// The distributed topology's configuration: router.yaml names every subgraph, propagates the headers
+// authority depends on and sends the subgraphs' shared secret; `npm run start:subgraph` serves a
+// subgraph over HTTP to callers with that secret only.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertNoServerLeft, startServerProcess } from './support/processes.ts';
+import { assertNoServerLeft, isAlive, runScript, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../schema/compose.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('router.yaml', () => {
-  it('routes to every subgraph and propagates authorization, x-request-id and svc-installation-id', async () => {
+  it('routes to every subgraph, propagates authorization, x-request-id and svc-installation-id, and sends the subgraphs\' secret', async () => {
     const config = parse(await readFile(path.join(root, 'router.yaml'), 'utf8'));
     expect(Object.keys(config.override_subgraph_url).sort()).toEqual([...SUBGRAPH_NAMES].sort());
-    const propagated = config.headers.all.request.map((rule: { propagate: { named: string } }) => rule.propagate.named);
+    type Rule = { propagate?: { named: string }; insert?: { name: string; value: string } };
+    const rules: Rule[] = config.headers.all.request;
+    const propagated = rules.filter((rule) => rule.propagate).map((rule) => rule.propagate!.named);
     expect(propagated).toEqual(expect.arrayContaining(['authorization', 'x-request-id', 'svc-installation-id']));
+    // The secret comes from the router's environment, and a client's own copy is never passed on.
+    expect(rules).toContainEqual({ insert: { name: 'svc-subgraph-secret', value: '${env.SUBGRAPH_SECRET}' } });
+    expect(propagated).not.toContain('svc-subgraph-secret');
+    // The router itself listens where the deployment puts it; the subgraphs stay internal.
+    expect(config.supergraph.listen).toBeDefined();
   });
 });
 
 describe('npm run start:subgraph', () => {
   afterAll(assertNoServerLeft);
 
-  it('serves one subgraph alone, with its federation SDL, and stops on SIGTERM', async () => {
+  it('serves one subgraph alone, with its federation SDL, only to callers with the shared secret, and stops on SIGTERM', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'subgraph-'));
+    const env = { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite') };
+    const seeded = await runScript('db:seed', [], env);
+    expect(seeded.code, seeded.output).toBe(0);
+    const secret = randomBytes(32).toString('hex');
     const running = await startServerProcess({
-      args: ['run', '--silent', 'start:subgraph', '--', 'developer'],
-      env: { DATABASE_URL: '', PGLITE_DATA_DIR: path.join(dir, 'pglite'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      args: ['run', '--silent', 'start:subgraph', '--', 'competitions'],
+      env: { ...env, PORT: '0', LOG_LEVEL: 'silent', SUBGRAPH_SECRET: secret },
       ready: /serves (http:\/\/\S+)/,
       timeoutMs: 60_000,
     });
+    const post = (body: unknown, headers: Record<string, string> = { 'svc-subgraph-secret': secret }) =>
+      fetch(running.base, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     try {
-      const response = await fetch(running.base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
-      const { data } = await response.json();
-      expect(data._service.sdl).toContain('type AuthorityContext');
-      expect(data._service.sdl.trim()).toBe((await readFile(subgraphPath('developer'), 'utf8')).trim());
+      const { data } = await (await post({ query: '{ _service { sdl } }' })).json();
+      expect(data._service.sdl).toContain('type Event');
+      expect(data._service.sdl.trim()).toBe((await readFile(subgraphPath('competitions'), 'utf8')).trim());
+
+      // Entity references are resolved without a token, for the gateway: another organisation's event
+      // and a user. Without the secret a caller gets nothing but 403, token or not.
+      const entities = {
+        query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Event { id name } ... on User { id displayName } } }',
+        variables: { r: [{ __typename: 'Event', id: 'evt_rival' }, { __typename: 'User', id: 'usr_bob' }] },
+      };
+      const allowed = await post(entities);
+      expect(allowed.status).toBe(200);
+      expect((await allowed.json()).data._entities).toEqual([{ id: 'evt_rival', name: 'Rival Cup' }, { id: 'usr_bob', displayName: 'Bob' }]);
+      for (const headers of [{}, { authorization: 'Bearer demo-token-app' }, { 'svc-subgraph-secret': 'demo-token-app' }] as Record<string, string>[]) {
+        const refused = await post(entities, headers);
+        expect(refused.status).toBe(403);
+        expect(await refused.json()).toEqual({
+          error: { code: 'forbidden', message: expect.stringContaining('shared secret'), requestId: expect.stringMatching(/^req_/), details: [{ field: 'svc-subgraph-secret', issue: 'subgraph_secret_required' }] },
+        });
+      }
+
       // The subgraph guards its own input too: text the database cannot store is refused.
-      const refused = await fetch(running.base, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app' },
-        body: JSON.stringify({ query: 'query($t: ID) { authContext(targetType: user, targetId: $t) { applicationId } }', variables: { t: 'usr\u0000' } }),
-      });
+      const refused = await post({ query: 'query($id: ID!) { event(id: $id) { id } }', variables: { id: 'evt\u0000' } }, { 'svc-subgraph-secret': secret, authorization: 'Bearer demo-token-app' });
       expect(refused.status).toBe(200);
-      expect((await refused.json()).errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 't' }] });
+      expect((await refused.json()).errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 'id' }] });
+
+      // A flood of distinct guesses, with and without tokens, GET and POST, bodies up to 16 KiB, under
+      // the production heap flags of npm run start:subgraph: every one is 403, /healthz answers within
+      // a second throughout, and the process lives on and answers the gateway's secret after it.
+      const health = running.base.replace(/\/graphql$/, '/healthz');
+      let slowestHealth = 0;
+      let flooding = true;
+      const probe = (async () => {
+        while (flooding) {
+          const at = performance.now();
+          expect((await fetch(health)).status).toBe(200);
+          slowestHealth = Math.max(slowestHealth, performance.now() - at);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const guess = async () => {
+        for (let i = next++; i < 3_000; i = next++) {
+          const headers: Record<string, string> = { 'svc-subgraph-secret': randomBytes(1 + (i % 64)).toString('base64') };
+          if (i % 2) headers.authorization = `Bearer ${i % 4 === 1 ? 'demo-token-app' : randomBytes(16).toString('hex')}`;
+          if (i % 7 === 0) delete headers['svc-subgraph-secret'];
+          const response =
+            i % 3 === 0
+              ? await fetch(`${running.base}?query=${encodeURIComponent(`{ _entities(representations: [{__typename: "Event", id: "evt_${i}"}]) { __typename } }`)}`, { headers })
+              : await fetch(running.base, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...entities, pad: 'x'.repeat(i % 16_384) }) });
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        }
+      };
+      await Promise.all(Array.from({ length: 32 }, guess));
+      flooding = false;
+      await probe;
+      expect(Object.fromEntries(statuses)).toEqual({ 403: 3_000 });
+      expect(slowestHealth).toBeLessThan(1_000);
+      expect(isAlive(running.pid)).toBe(true);
+      expect((await (await post(entities)).json()).data._entities).toHaveLength(2);
     } finally {
       await running.stop();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });

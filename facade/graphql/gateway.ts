@@ -2,12 +2,13 @@
 // when SUBGRAPH_URLS names them (distributed topology).
 import { readFile } from 'node:fs/promises';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
 import { supergraphPath } from '../../schema/compose.ts';
 import type { GatewayContext } from './context.ts';
 import { InProcessDataSource } from './in-process-data-source.ts';
+import { SUBGRAPH_SECRET_HEADER } from '../../subgraphs/shared/subgraph-secret.ts';
 
 export type SubgraphUrls = Partial<Record<SubgraphName, string>>;
 
@@ -26,7 +27,26 @@ export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): Subgraph
 const PROPAGATED_HEADERS = ['authorization', 'x-api-key', 'x-request-id', 'svc-installation-id'] as const;
 
 class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  constructor(
+    private readonly name: string,
+    url: string,
+    private readonly secret: string,
+    private readonly logError: (error: unknown) => void,
+  ) {
+    super({ url });
+  }
+
+  // A subgraph that refuses the gateway itself (a SUBGRAPH_SECRET that differs between them) is a
+  // service the gateway cannot use: 503 to the caller, the cause in the operator's log.
+  async errorFromResponse(response: Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0]): Promise<GraphQLError> {
+    if (response.status !== 401 && response.status !== 403) return super.errorFromResponse(response);
+    this.logError(new Error(`the ${this.name} subgraph at ${response.url} refused the gateway (HTTP ${response.status}): is SUBGRAPH_SECRET the same for both?`));
+    return new GraphQLError('A service behind this API is unavailable.', { extensions: { code: 'service_unavailable' } });
+  }
+
   willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]) {
+    // Every request, with or without a caller: subgraphs answer only requests that carry it.
+    request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
     const scope = context.scope;
     if (!scope) return;
     const values: Record<(typeof PROPAGATED_HEADERS)[number], string | undefined> = {
@@ -45,6 +65,8 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
 export interface GatewayOptions {
   db: Database;
   subgraphUrls?: SubgraphUrls;
+  /** The subgraphs' shared secret (SUBGRAPH_SECRET): required with subgraphUrls. */
+  subgraphSecret?: string;
   logError: (error: unknown) => void;
 }
 
@@ -54,7 +76,8 @@ export interface Gateway {
   schemas?: Record<SubgraphName, GraphQLSchema>;
 }
 
-export async function createGateway({ db, subgraphUrls, logError }: GatewayOptions): Promise<Gateway> {
+export async function createGateway({ db, subgraphUrls, subgraphSecret, logError }: GatewayOptions): Promise<Gateway> {
+  if (subgraphUrls && !subgraphSecret) throw new Error('createGateway: subgraphUrls need the subgraphs\' shared secret (subgraphSecret)');
   const supergraphSdl = await readFile(supergraphPath, 'utf8');
   // @apollo/gateway 2.14 otherwise starts an OpenTelemetry meter that probes cloud metadata services
   // and exports usage metrics to Apollo every hour: the platform sends nothing to third parties.
@@ -64,7 +87,7 @@ export async function createGateway({ db, subgraphUrls, logError }: GatewayOptio
     supergraphSdl,
     buildService: ({ name, url }): GraphQLDataSource<GatewayContext> => {
       if (schemas) return new InProcessDataSource(name, schemas[name as SubgraphName], db, logError);
-      return new HeaderPropagatingDataSource({ url: subgraphUrls?.[name as SubgraphName] ?? url });
+      return new HeaderPropagatingDataSource(name, subgraphUrls?.[name as SubgraphName] ?? url!, subgraphSecret!, logError);
     },
   });
   return { gateway, schemas };

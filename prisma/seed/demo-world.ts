@@ -43,6 +43,10 @@ export async function isDemoWorldLoaded(db: Db): Promise<boolean> {
   return (await db.organisation.count({ where: { id: 'org_demo' } })) > 0;
 }
 
+/** Printed at start when a server holding the demo world listens beyond loopback (HOST). */
+export const demoWorldWarning = (host: string) =>
+  `Warning: HOST=${host} lets other machines reach this server, and its database holds the demo world, whose tokens, client secrets, API keys and password are published (docs/demo-world.md): anyone who reaches it can use them; listen on 127.0.0.1 (leave HOST unset) or use a database without the demo world (SEED_DEMO_WORLD=0 on a new one).`;
+
 /** Loads the demo world unless it is there already; true when it loaded it. */
 export async function loadDemoWorldIfEmpty(db: Db): Promise<boolean> {
   if (await isDemoWorldLoaded(db)) return false;

@@ -2,8 +2,11 @@
 // yet is created (the server's own user needs CREATEDB for that), and every failure becomes one
 // sentence an operator can act on, instead of a driver's or the migration engine's stack trace.
 import pg from 'pg';
+import { StartupError } from '../../subgraphs/shared/startup.ts';
+import type { Database } from '../../subgraphs/shared/db/database.ts';
+import { pendingMigrationNames } from './migrations.ts';
 
-export class StartupError extends Error {}
+export { StartupError };
 
 const where = (url: URL) => `${url.hostname}:${url.port || 5432}`;
 
@@ -57,5 +60,23 @@ export async function ensurePostgresDatabase(connectionString: string): Promise<
     throw explain(error, url);
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * For the processes that serve a database they do not migrate (npm run start:subgraph, npm run
+ * worker): it answers and holds every committed migration, else one sentence saying what to do.
+ */
+export async function assertDatabaseReady(db: Database): Promise<void> {
+  let pending: string[];
+  try {
+    pending = await pendingMigrationNames(db.query);
+  } catch (error) {
+    if (error instanceof StartupError) throw error;
+    if (db.kind === 'postgresql') throw explain(error, new URL(process.env.DATABASE_URL ?? db.describe));
+    throw new StartupError(`Cannot open ${db.describe}: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+  }
+  if (pending.length > 0) {
+    throw new StartupError(`${db.describe} lacks ${pending.length} of the committed migrations (${pending[0]}${pending.length > 1 ? ', …' : ''}): run npm run db:migrate (or npm start) against it first.`);
   }
 }

@@ -1,10 +1,12 @@
 // npm run db:reset: throws away everything in the database named by DATABASE_URL (or the embedded
 // PGlite's directory) and restores the demo world: migrations applied afresh, demo world loaded.
-// Stop the server first: PGlite's directory has one user at a time, and a running server would keep
-// answering from what it has cached.
-import { rm } from 'node:fs/promises';
+// On PGlite it takes the directory's lock before it removes anything: with a server (or any other
+// process) on the directory it refuses and leaves it as it is (data-dir-lock.ts).
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, pgliteDataDir } from '../../subgraphs/shared/db/database.ts';
+import { holdDataDir, LOCK_FILE } from '../../subgraphs/shared/db/data-dir-lock.ts';
 import { applyMigrations } from './migrations.ts';
 import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
 import { loadDemoWorld } from '../seed/demo-world.ts';
@@ -18,7 +20,10 @@ try {
     await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
     await client.end();
   } else {
-    await rm(pgliteDataDir(), { recursive: true, force: true });
+    // Held until the process exits; everything in the directory but the lock (and its siblings) goes.
+    const dir = pgliteDataDir();
+    holdDataDir(dir);
+    for (const entry of await readdir(dir)) if (!entry.startsWith(LOCK_FILE)) await rm(path.join(dir, entry), { recursive: true, force: true });
   }
   const db = openDatabase();
   const applied = await applyMigrations(db.adapterFactory);

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { openDatabase, type Database } from './db/database.ts';
 import { ApiError } from './errors.ts';
+import { exitWithStartupFailure } from './startup.ts';
 
 export async function runFileCommand(script: string, failed: string, apply: (db: Database, data: unknown, file: string) => Promise<string>): Promise<never> {
   const file = process.argv[2];
@@ -18,7 +19,13 @@ export async function runFileCommand(script: string, failed: string, apply: (db:
     console.error(`Cannot read ${file} as JSON: ${(error as Error).message}`);
     process.exit(1);
   }
-  const db = openDatabase();
+  let db: Database;
+  try {
+    db = openDatabase();
+  } catch (error) {
+    // A directory another process holds (data-dir-lock.ts): one sentence, nothing applied.
+    exitWithStartupFailure(error, `${file} was not ${failed}`);
+  }
   try {
     console.log(await apply(db, data, file));
     await db.close();

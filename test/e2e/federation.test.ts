@@ -1,5 +1,6 @@
 // Entities cross subgraphs, and the distributed topology (three subgraph services over HTTP and a
 // gateway over HTTP) answers exactly what the in-process one answers.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubgraphServer, type SubgraphServer } from '../../subgraphs/http-server.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';
@@ -8,12 +9,14 @@ import { bearer, startTestServer, type TestServer } from '../support/server.ts';
 let local: TestServer;
 let distributed: TestServer;
 let subgraphs: SubgraphServer[] = [];
+// The subgraphs answer only requests that carry it; the distributed gateway sends it.
+const secret = randomBytes(32).toString('hex');
 
 beforeAll(async () => {
   local = await startTestServer();
-  subgraphs = await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraphServer(name, local.db)));
+  subgraphs = await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraphServer(name, local.db, { secret })));
   const subgraphUrls = Object.fromEntries(SUBGRAPH_NAMES.map((name, index) => [name, subgraphs[index].url]));
-  distributed = await startTestServer({ db: local.db, subgraphUrls });
+  distributed = await startTestServer({ db: local.db, subgraphUrls, subgraphSecret: secret });
 });
 afterAll(async () => {
   await distributed?.close();
@@ -102,13 +105,59 @@ describe('federation', () => {
   });
 
   it('answers 503 service_unavailable when a subgraph is down', async () => {
-    const down = await startTestServer({ db: local.db, subgraphUrls: { competitions: subgraphs[0].url, esports: subgraphs[1].url, developer: 'http://127.0.0.1:9/graphql' } });
+    const down = await startTestServer({ db: local.db, subgraphUrls: { competitions: subgraphs[0].url, esports: subgraphs[1].url, developer: 'http://127.0.0.1:9/graphql' }, subgraphSecret: secret });
     try {
       const response = await fetch(`${down.url}/api/v2/auth/context`, { headers: bearer('demo-token-app') });
       expect(response.status).toBe(503);
       expect((await response.json()).error.code).toBe('service_unavailable');
     } finally {
       await down.close();
+    }
+  });
+
+  it('a subgraph answers nothing but 403 without the shared secret: _entities, SDL, GET and POST alike', async () => {
+    const entities = JSON.stringify({
+      query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Event { id name } ... on User { id displayName } } }',
+      variables: { r: [{ __typename: 'Event', id: 'evt_rival' }, { __typename: 'User', id: 'usr_bob' }] },
+    });
+    const competitions = subgraphs[SUBGRAPH_NAMES.indexOf('competitions')].url;
+    const post = (headers: Record<string, string>, body = entities) => fetch(competitions, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    // With the secret: what the gateway gets (so the refusals below are the secret's doing).
+    const allowed = await post({ 'svc-subgraph-secret': secret });
+    expect(allowed.status).toBe(200);
+    expect((await allowed.json()).data._entities).toEqual([{ id: 'evt_rival', name: expect.any(String) }, { id: 'usr_bob', displayName: 'Bob' }]);
+    const refusals = [
+      await post({}),
+      await post({ 'svc-subgraph-secret': secret.slice(0, -1) + (secret.endsWith('a') ? 'b' : 'a') }),
+      await post({ 'svc-subgraph-secret': '' }),
+      await post({ authorization: 'Bearer demo-token-app', 'x-request-id': 'no-secret-1' }),
+      await post({}, JSON.stringify({ query: '{ _service { sdl } }' })),
+      await post({}, '{ not json'),
+      await fetch(`${competitions}?query=${encodeURIComponent('{ _service { sdl } }')}`),
+    ];
+    const bodies = [];
+    for (const response of refusals) {
+      expect(response.status).toBe(403);
+      const body = await response.json();
+      expect(body).toEqual({ error: { code: 'forbidden', message: expect.stringContaining('svc-subgraph-secret'), requestId: expect.any(String), details: [{ field: 'svc-subgraph-secret', issue: 'subgraph_secret_required' }] } });
+      expect(response.headers.get('x-request-id')).toBe(body.error.requestId);
+      bodies.push(body);
+    }
+    expect(bodies[3].error.requestId).toBe('no-secret-1');
+    // Liveness stays open for load balancers; it says nothing.
+    const health = await fetch(competitions.replace(/\/graphql$/, '/healthz'));
+    expect(health.status).toBe(200);
+  });
+
+  it('a gateway with the wrong secret answers 503 service_unavailable, never the subgraph\'s data', async () => {
+    const urls = Object.fromEntries(SUBGRAPH_NAMES.map((name, index) => [name, subgraphs[index].url]));
+    const wrong = await startTestServer({ db: local.db, subgraphUrls: urls, subgraphSecret: 'w'.repeat(64) });
+    try {
+      const response = await fetch(`${wrong.url}/api/v2/auth/context`, { headers: bearer('demo-token-app') });
+      expect(response.status).toBe(503);
+      expect((await response.json()).error.code).toBe('service_unavailable');
+    } finally {
+      await wrong.close();
     }
   });
 });

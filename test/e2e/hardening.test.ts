@@ -186,8 +186,9 @@ describe('process guards', () => {
   it('log an escaped exception and an unhandled rejection, and the process carries on', async () => {
     const script = `
       import pino from 'pino';
-      import { installProcessGuards } from './subgraphs/shared/process-guards.ts';
+      import { installProcessGuards, startupFinished } from './subgraphs/shared/process-guards.ts';
       installProcessGuards(pino());
+      startupFinished();
       Promise.reject(new Error('nobody awaited this'));
       setTimeout(() => { throw new Error('thrown from a timer'); }, 10);
       setTimeout(() => { console.log('still alive'); process.exit(0); }, 200);

@@ -95,12 +95,16 @@ export function startServerProcess({ command = 'npm', args, env, ready, timeoutM
   });
 }
 
-/** For afterAll: fails when a server this file started is still running (and stops it). */
+/** For afterAll: fails when a server this file started is still running (and stops it), or a command run by runToExit. */
 export function assertNoServerLeft(): void {
   const alive = [...started].filter(isAlive);
   for (const pid of alive) process.kill(pid, 'SIGKILL');
   started.clear();
+  const groups = [...runningGroups];
+  for (const group of groups) killGroup(group);
+  runningGroups.clear();
   if (alive.length) throw new Error(`server process(es) ${alive.join(', ')} outlived the test file`);
+  if (groups.length) throw new Error(`command(s) ${groups.join(', ')} run to their end were still running when the test file ended`);
 }
 
 /** Runs an npm script of the project to its end: its exit code and everything it printed. */
@@ -113,3 +117,50 @@ export function runScript(script: string, args: string[], env: Record<string, st
     child.on('exit', (code) => resolve({ code: code ?? 1, output }));
   });
 }
+
+export interface ExitResult {
+  /** The exit code; null when it was killed (timeoutMs passed). */
+  code: number | null;
+  output: string;
+  ms: number;
+}
+
+/**
+ * Runs a command to its end and says how it ended: for start-up failures, which must exit, not hang.
+ * After timeoutMs its whole process group is killed (npm, the shell and the server alike) and code is null.
+ */
+export function runToExit(command: string, args: string[], env: Record<string, string>, options: { timeoutMs?: number; uid?: number; gid?: number } = {}): Promise<ExitResult> {
+  const at = Date.now();
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid: options.uid, gid: options.gid });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  runningGroups.add(child.pid!);
+  const timer = setTimeout(() => killGroup(child.pid!), options.timeoutMs ?? 60_000);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      // What it started may outlive it (npm's server child): the group goes with it.
+      killGroup(child.pid!);
+      runningGroups.delete(child.pid!);
+      resolve({ code, output, ms: Date.now() - at });
+    }),
+  );
+}
+
+const runningGroups = new Set<number>();
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+/** What a command itself printed, without npm's own notices. */
+export const saidLines = (output: string) =>
+  output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('npm ') && !line.startsWith('> '));

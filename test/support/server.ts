@@ -10,7 +10,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<PlatformOptions, 'rateLimits' | 'rateLimitStore'> {
+export interface TestServerOptions extends Pick<PlatformOptions, 'rateLimits' | 'rateLimitStore' | 'subgraphSecret'> {
   subgraphUrls?: SubgraphUrls;
   db?: TestDatabase;
   countQueries?: boolean;
@@ -23,6 +23,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const platform = await createPlatform({
     db,
     subgraphUrls: options.subgraphUrls,
+    subgraphSecret: options.subgraphSecret,
     routeExecution: options.routeExecution,
     webhookWorker: options.webhookWorker,
     rateLimits: options.rateLimits,

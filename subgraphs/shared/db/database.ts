@@ -1,7 +1,6 @@
 // One database handle for the process: Prisma Client 7 over a driver adapter, PGlite by default,
 // PostgreSQL when DATABASE_URL says so. Also the raw pieces that migrations need.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -9,6 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client.ts';
+import { holdDataDir } from './data-dir-lock.ts';
 
 export type Db = PrismaClient;
 
@@ -153,11 +153,15 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
 
 function openPglite(dataDir: string, counter?: Counter): Database {
   const inMemory = dataDir.startsWith('memory://');
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  // One process at a time on a directory (data-dir-lock.ts): a second one refuses here, before PGlite
+  // has touched a file.
+  const hold = inMemory ? undefined : holdDataDir(dataDir);
   // PGlite's default shared_buffers (128 MB) is most of its resident memory; the embedded database
   // is small and the OS caches its files anyway (PGLITE_SHARED_BUFFERS overrides it).
   const startParams = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
   const client = new PGlite(inMemory ? undefined : dataDir, { startParams });
+  // A directory PGlite cannot open fails its first query, which says so; not an unhandled rejection too.
+  client.waitReady.catch(() => undefined);
   const adapterFactory = new PrismaPGlite(client);
   // PGlite keeps one session: its shadow database for the schema engine is a second, in-memory one.
   const migrationFactory: SqlMigrationAwareDriverAdapterFactory = {
@@ -194,8 +198,12 @@ function openPglite(dataDir: string, counter?: Counter): Database {
     },
     query: (sql, params) => client.query(sql, params as unknown[]) as Promise<{ rows: Record<string, unknown>[] }>,
     async close() {
-      await prisma.$disconnect();
-      await client.close();
+      try {
+        await prisma.$disconnect();
+        await client.close();
+      } finally {
+        hold?.release();
+      }
     },
   };
 }

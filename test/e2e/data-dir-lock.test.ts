@@ -1,0 +1,244 @@
+// The embedded database's directory has one process at a time (subgraphs/shared/db/data-dir-lock.ts).
+// While npm start runs on a PGlite directory, every other command that opens it refuses in one
+// sentence naming the server, exits 1 and changes nothing: the server goes on answering what it
+// wrote, and the directory opens fine after it stops. npm start keeps the lock through the turn of
+// its migration child; a lock left by a killed server, or naming a pid that now belongs to another
+// program, is taken over. About PGlite alone, so it runs on a PGlite directory on both passes.
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertNoServerLeft, isAlive, root, runToExit, saidLines, startServerProcess, waitUntilGone, type ServerProcess } from '../support/processes.ts';
+import { call, uniqueKey } from '../support/api.ts';
+import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { LOCK_FILE, processStartOf } from '../../subgraphs/shared/db/data-dir-lock.ts';
+
+let dir: string;
+let dataDir: string;
+let lockPath: string;
+let env: Record<string, string>;
+let server: ServerProcess | undefined;
+/** Refusals seen while the first server was starting (its migration child's turn included). */
+const duringStart: { code: number | null; said: string[] }[] = [];
+
+const start = () =>
+  startServerProcess({
+    args: ['start', '--silent'],
+    env: { ...env, PORT: '0', LOG_LEVEL: 'silent' },
+    ready: /GraphQL\s+(http:\/\/\S+)\/graphql/,
+    timeoutMs: 180_000,
+  });
+
+const refusal = (pid: number, command = 'npm start') =>
+  new RegExp(`^The embedded database in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${pid} \\(${command}, since [0-9TZ:.-]+\\): PGlite lets one process open it at a time, so stop that process first or set PGLITE_DATA_DIR to another directory\\.$`);
+
+/** Adds a stage to evt_open through the server; answers the event's revision after it. */
+async function addStage(base: string, name: string): Promise<{ revision: number }> {
+  const event = await call(base, '/api/v2/events/evt_open');
+  const created = await call(base, '/api/v2/events/evt_open/stages', {
+    method: 'POST',
+    ifMatch: event.body.data.revision,
+    key: uniqueKey('lock'),
+    body: { name, format: 'single_elimination', bestOf: 3, startsAt: '2026-12-01T18:00:00Z' },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { revision: created.body.data.revision };
+}
+
+const lockHolder = async () => JSON.parse(await readFile(lockPath, 'utf8')) as { pid: number; command: string; processStart: string | null; token: string };
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'lock-'));
+  dataDir = path.join(dir, 'pglite');
+  lockPath = path.join(dataDir, LOCK_FILE);
+  env = { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir, SUBGRAPH_SECRET: 's'.repeat(40) };
+  await runToExit('node', ['facade/tools/build.mjs', '--quiet'], {});
+  // A new directory: npm start takes the lock, then hands the directory to its migration child for
+  // initdb, the migrations and the demo world. Meanwhile another process tries to open it again and
+  // again (migrate.mjs straight, the quickest): each must be refused, the child's turn included.
+  const starting = start();
+  let up = false;
+  void starting.then(
+    () => (up = true),
+    () => (up = true),
+  );
+  while (!existsSync(lockPath) && !up) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!up) {
+    const attempt = await runToExit('node', ['node_modules/.cache/esports-platform/migrate.mjs'], env, { timeoutMs: 60_000 });
+    duringStart.push({ code: attempt.code, said: saidLines(attempt.output) });
+  }
+  server = await starting;
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+  assertNoServerLeft();
+});
+
+describe('the PGlite directory lock', () => {
+  it('holds from npm start\'s first moment through its migration child\'s turn: every attempt meanwhile was refused', async () => {
+    expect(duringStart.length).toBeGreaterThanOrEqual(2);
+    for (const attempt of duringStart) {
+      expect(attempt.code, attempt.said.join('\n')).toBe(1);
+      expect(attempt.said).toHaveLength(1);
+      expect(attempt.said[0]).toMatch(refusal(server!.pid));
+    }
+    expect(server!.output()).toContain('demo world loaded');
+    expect(await lockHolder()).toMatchObject({ pid: server!.pid, command: 'npm start' });
+  });
+
+  it('refuses every other command while npm start runs, in one sentence naming it, and changes nothing', async () => {
+    const base = server!.base;
+    const before = await addStage(base, 'Written before the others tried');
+
+    const mapsFile = path.join(dir, 'maps.json');
+    await writeFile(mapsFile, JSON.stringify({ maps: [{ id: 'map_vertigo', name: 'Vertigo' }] }));
+    const npm = (...args: string[]) => ['npm', args] as const;
+    const commands = [
+      npm('start', '--silent'),
+      npm('run', '--silent', 'db:migrate'),
+      npm('run', '--silent', 'db:seed'),
+      npm('run', '--silent', 'db:reset'),
+      npm('run', '--silent', 'esports:import', '--', path.join(root, 'prisma/seed/esports-demo.json')),
+      npm('run', '--silent', 'maps:import', '--', mapsFile),
+      npm('run', '--silent', 'worker'),
+      npm('run', '--silent', 'start:subgraph', '--', 'competitions'),
+    ];
+    // All at once, as a flood of them would come.
+    const results = await Promise.all(commands.map(([command, args]) => runToExit(command, [...args], { ...env, PORT: '0' }, { timeoutMs: 120_000 })));
+    results.forEach((result, index) => {
+      const said = saidLines(result.output);
+      expect(result.code, `${commands[index][1].join(' ')}:\n${result.output}`).toBe(1);
+      expect(said, commands[index][1].join(' ')).toHaveLength(1);
+      expect(said[0]).toMatch(refusal(server!.pid));
+    });
+
+    // The server answers as before and writes on; that nothing else wrote shows once it has stopped.
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect((await call(base, '/api/v2/events/evt_open')).body.data.revision).toBe(before.revision);
+    await addStage(base, 'Written after');
+    expect((await call(base, '/api/v2/auth/context')).body.data.applicationId).toBe('app_demo');
+    expect((await lockHolder()).pid).toBe(server!.pid);
+  }, 240_000);
+
+  it('is gone when the server stops, and the directory opens with everything the server wrote', async () => {
+    await server!.stop();
+    server = undefined;
+    expect(existsSync(lockPath)).toBe(false);
+    const db = openDatabase({ url: '', dataDir });
+    try {
+      // This process holds it while the database is open.
+      expect((await lockHolder()).pid).toBe(process.pid);
+      // Both stages the server added, and nothing of the refused commands: no reset, no import.
+      const stages = await db.prisma.stage.findMany({ where: { eventId: 'evt_open', name: { startsWith: 'Written' } }, orderBy: { name: 'asc' } });
+      expect(stages.map((stage) => stage.name)).toEqual(['Written after', 'Written before the others tried']);
+      expect(await db.prisma.map.count({ where: { id: 'map_vertigo' } })).toBe(0);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(lockPath)).toBe(false);
+  }, 60_000);
+
+  it('takes over the lock of a server killed with SIGKILL', async () => {
+    const killed = await start();
+    process.kill(killed.pid, 'SIGKILL');
+    expect(await waitUntilGone(killed.pid, 10_000)).toBe(true);
+    await killed.stop().catch(() => undefined);
+    expect((await lockHolder()).pid).toBe(killed.pid);
+    server = await start();
+    expect((await lockHolder()).pid).toBe(server.pid);
+    expect((await call(server.base, '/api/v2/events/evt_open')).status).toBe(200);
+    expect((await call(server.base, '/api/v2/auth/context')).body.data.applicationId).toBe('app_demo');
+    await server.stop();
+    server = undefined;
+  }, 240_000);
+
+  it('takes over a lock whose pid now belongs to another program, and respects one whose holder still runs', async () => {
+    // A live process that is not the holder the lock names (its start time differs): the pid was reused.
+    const realDir = realpathSync(dataDir);
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => other.once('spawn', resolve));
+      const pid = other.pid!;
+      const lock = (processStart: string | null, lockedDir = realDir) =>
+        writeFile(lockPath, JSON.stringify({ dir: lockedDir, pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart, host: 'elsewhere', token: 'old' }));
+      const migrate = () => runToExit('node', ['node_modules/.cache/esports-platform/migrate.mjs'], env, { timeoutMs: 120_000 });
+
+      // Its real start time: that process is the holder, and it is alive.
+      expect(processStartOf(pid)).not.toBeNull();
+      await lock(processStartOf(pid));
+      const refused = await migrate();
+      expect(refused.code, refused.output).toBe(1);
+      expect(saidLines(refused.output)).toEqual([expect.stringMatching(new RegExp(`in use by process ${pid} on elsewhere \\(npm start, since 2026-01-01T00:00:00.000Z\\)`))]);
+      expect(isAlive(pid)).toBe(true);
+
+      // Another start time: the pid was reused, the lock is stale.
+      await lock('proc:1');
+      const taken = await migrate();
+      expect(taken.code, taken.output).toBe(0);
+      expect(taken.output).toContain('is up to date');
+      expect(existsSync(lockPath)).toBe(false);
+
+      // The live holder's lock, but of another directory: copied along with its files, it locks nothing here.
+      await lock(processStartOf(pid), '/somewhere/else/pglite');
+      const copied = await migrate();
+      expect(copied.code, copied.output).toBe(0);
+      expect(existsSync(lockPath)).toBe(false);
+
+      // A pid that runs no process at all (a lock of an earlier version, without its directory).
+      other.kill('SIGKILL');
+      expect(await waitUntilGone(pid, 5_000)).toBe(true);
+      await writeFile(lockPath, JSON.stringify({ pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
+      const afterDeath = await migrate();
+      expect(afterDeath.code, afterDeath.output).toBe(0);
+      expect(existsSync(lockPath)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  }, 240_000);
+});
+
+describe('the lock under contention', () => {
+  // Processes that only take the lock, hold it a while and say so: all start at once.
+  const contenders = (directory: string, count: number) => {
+    const script = `
+      import { holdDataDir } from './subgraphs/shared/db/data-dir-lock.ts';
+      try {
+        holdDataDir(process.argv[1]);
+        console.log('held ' + process.pid);
+        setTimeout(() => process.exit(0), 3000);
+      } catch (error) {
+        console.log('refused ' + error.message);
+        process.exit(1);
+      }
+    `;
+    return Promise.all(
+      Array.from({ length: count }, () => runToExit(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, directory], {}, { timeoutMs: 60_000 })),
+    );
+  };
+
+  it.each([
+    ['no lock', false],
+    ['a stale lock', true],
+  ] as const)('with %s, of eight processes at once exactly one holds the directory and the others name it', async (_name, stale) => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'contended-'));
+    try {
+      if (stale) await writeFile(path.join(directory, LOCK_FILE), JSON.stringify({ dir: realpathSync(directory), pid: 2 ** 22 + 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
+      const results = await contenders(directory, 8);
+      const held = results.filter((result) => result.output.startsWith('held '));
+      expect(held, results.map((result) => result.output).join('')).toHaveLength(1);
+      const holder = Number(held[0].output.split(' ')[1]);
+      for (const result of results.filter((other) => other !== held[0])) {
+        expect(result.code).toBe(1);
+        expect(result.output).toContain(`is in use by process ${holder} (node `);
+      }
+      // Gone with its holder; no temporary or takeover file left behind.
+      expect(await readdir(directory)).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
