@@ -3,11 +3,17 @@
 // surrogates, huge and negative numbers, 100 KB strings, deep JSON, bad preconditions, repeated
 // parameters), sent with a valid token so that validation is reached. No answer may be >= 500, every
 // error body must have the documented shape, and the server must stay healthy after each operation.
+// Then GraphQL over HTTP: generated documents and requests (methods, media types, operation shapes)
+// to /graphql.
+import http from 'node:http';
+import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { graphqlProbe, type GraphQLProbe } from '../support/graphql-requests.ts';
 import { routeTable } from '../../facade/routes/index.ts';
+import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 
 type Schema = Record<string, unknown>;
@@ -28,7 +34,10 @@ const failures: string[] = [];
 let sent = 0;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Thousands of requests a minute, some without a token: quotas this file does not reach (the limits
+  // themselves are tested in rate-limits.test.ts).
+  const unlimited = { quota: 1_000_000, windowSeconds: 60 };
+  server = await startTestServer({ rateLimits: { ...rateLimitConfig(), token: { name: 'token', ...unlimited }, anonymous: { name: 'anonymous', ...unlimited } } });
   document = await (await fetch(`${server.url}/api/openapi.json`)).json();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
@@ -267,5 +276,88 @@ describe('fuzz: every route operation through /graphql', () => {
     }
     expect(problems).toEqual([]);
     expect(count).toBeGreaterThan(500);
+  }, 600_000);
+});
+
+interface Answer { status: number; headers: http.IncomingHttpHeaders; text: string }
+
+/** One request with node:http, which sends any method the parser knows (fetch refuses TRACE and others). */
+function rawRequest(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${server.url}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const healthy = async () => (await fetch(`${server.url}/healthz`)).status === 200;
+const JSON_MEDIA = /^application\/(graphql-response\+)?json/;
+
+/** What is wrong with an answer of /graphql: >= 500 or a fault, a request error without a 4xx, or a 4xx without a GraphQL error body. */
+function graphqlProblems(probe: GraphQLProbe, answer: Answer): string[] {
+  if (answer.status >= 500) return [`answered ${answer.status}`];
+  if (answer.status === 405 && !answer.headers.allow) return ['405 without Allow'];
+  if (probe.method === 'HEAD') return [];
+  if (probe.method === 'OPTIONS' && answer.status === 200) return answer.headers.allow ? [] : ['OPTIONS answered without Allow'];
+  const type = String(answer.headers['content-type'] ?? '');
+  // A browser's GET without a query gets GraphiQL.
+  if (type.startsWith('text/html') && probe.method === 'GET' && answer.status === 200) return [];
+  if (!JSON_MEDIA.test(type)) return [`${answer.status} answered as ${type || 'no content type'}`];
+  if (probe.headers.accept === 'application/graphql-response+json' && !type.startsWith('application/graphql-response+json')) return [`asked for application/graphql-response+json, answered ${type}`];
+  let body: { data?: unknown; error?: unknown; errors?: { message?: unknown; extensions?: { code?: string; requestId?: string } }[] };
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return [`${answer.status} with a body that is not JSON`];
+  }
+  // A fault masked in a 200 is a 500 all the same.
+  const faults = (body.errors ?? []).filter((error) => ['internal', 'INTERNAL_SERVER_ERROR'].includes(error.extensions?.code ?? ''));
+  if (faults.length) return [`a fault in the answer: ${faults[0].message}`];
+  if (answer.status < 400) return 'data' in body ? [] : [`${answer.status} without data: a request error must be a 4xx`];
+  // 431 comes from Node's HTTP parser, before any route: the platform's error body.
+  if (answer.status === 431) return validateError(body) ? [] : ['431 without the error body'];
+  if (!Array.isArray(body.errors) || body.errors.length === 0) return [`${answer.status} without a GraphQL error body`];
+  const problems: string[] = [];
+  for (const error of body.errors) {
+    if (typeof error.message !== 'string' || !error.message) problems.push('an error without a message');
+    if (!KNOWN_CODES.has(error.extensions?.code ?? '')) problems.push(`error code ${error.extensions?.code}`);
+    if (error.extensions?.requestId !== answer.headers['x-request-id']) problems.push(`extensions.requestId ${error.extensions?.requestId} is not the x-request-id`);
+  }
+  return problems;
+}
+
+const post = (body: unknown): GraphQLProbe => ({ method: 'POST', search: '', headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app' }, body: JSON.stringify(body) });
+const get = (parameters: Record<string, string>): GraphQLProbe => ({ method: 'GET', search: `?${new URLSearchParams(parameters)}`, headers: { authorization: 'Bearer demo-token-app' } });
+// The reproductions the generator must also cover, always sent first.
+const KNOWN_PROBES: GraphQLProbe[] = [
+  post({ query: 'query A { __typename }', operationName: 'B' }),
+  post({ query: '{ __typename } { __typename }' }),
+  post({ query: 'query A { __typename } query B { __typename }' }),
+  post({ query: 'subscription { __typename }' }),
+  get({ query: 'query A { __typename } query B { __typename }' }),
+  get({ query: 'subscription { __typename }' }),
+  get({ query: 'mutation { __typename }' }),
+  post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }),
+];
+
+describe('fuzz: GraphQL over HTTP', () => {
+  it('answers every generated request with data or a 4xx GraphQL error body, never >= 500', async () => {
+    let count = 0;
+    await fc.assert(
+      fc.asyncProperty(graphqlProbe, async (probe) => {
+        count++;
+        const answer = await rawRequest(probe.method, `/graphql${probe.search}`, probe.headers, probe.body);
+        const problems = graphqlProblems(probe, answer);
+        if (problems.length) throw new Error(`${problems.join('; ')}: ${answer.status} ${answer.text.slice(0, 300)}`);
+      }),
+      { numRuns: 1_500, examples: KNOWN_PROBES.map((probe) => [probe]) },
+    );
+    expect(count).toBeGreaterThanOrEqual(1_500);
+    expect(await healthy()).toBe(true);
   }, 600_000);
 });
