@@ -84,7 +84,9 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   const limits = new RateLimits(rateLimits, limitStore.store);
   const routeLimits = { limits, sql: db.sql };
 
-  const router = new Router();
+  // Every method Node's parser accepts is one the router knows: a path that exists answers 405 with
+  // Allow to any it does not serve, an unknown path 404 (the router's default list would make 501s).
+  const router = new Router({ methods: http.METHODS });
   mountRoutes(router, routeTable, runner, logger, routeLimits);
   mountAuthorizePages(router, db, limits);
   mountIdeAssets(router);
@@ -117,7 +119,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
     await next();
     if (ctx.body != null) return;
     // allowedMethods has set 405 and Allow when the path exists with other methods.
-    if (ctx.status === 405 || ctx.status === 501) {
+    if (ctx.status === 405) {
       throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: ctx.status });
     }
     if (ctx.status === 404) {

@@ -4,7 +4,7 @@
 // parameters), sent with a valid token so that validation is reached. No answer may be >= 500, every
 // error body must have the documented shape, and the server must stay healthy after each operation.
 // Then GraphQL over HTTP: generated documents and requests (methods, media types, operation shapes)
-// to /graphql.
+// to /graphql, and every method the HTTP parser accepts on every path.
 import http from 'node:http';
 import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -358,6 +358,70 @@ describe('fuzz: GraphQL over HTTP', () => {
       { numRuns: 1_500, examples: KNOWN_PROBES.map((probe) => [probe]) },
     );
     expect(count).toBeGreaterThanOrEqual(1_500);
+    expect(await healthy()).toBe(true);
+  }, 600_000);
+});
+
+describe('fuzz: every method the HTTP parser accepts, on every path', () => {
+  // CONNECT opens a tunnel rather than asking for a resource (http-conventions.test.ts sends it).
+  const METHODS = http.METHODS.filter((method) => method !== 'CONNECT');
+  const UNKNOWN_PATHS = ['/', '/nope', '/api/v2/nope', '/api/v2/events/evt_open/nope', '/graphql/nope/deeper', '/oauth'];
+  const EXTRA_PATHS = ['/graphql', '/healthz', '/readyz', '/metrics', '/docs', '/docs/redoc.standalone.js', '/.well-known/oauth-authorization-server', '/oauth/authorize'];
+
+  function errorOf(path: string, answer: Answer): { code?: string; details?: { issue: string }[]; requestId?: string } | undefined {
+    try {
+      const body = JSON.parse(answer.text);
+      // /graphql answers its errors as GraphQL error bodies, with the same code, details and request id.
+      if (path === '/graphql') return body.errors?.length === 1 ? { ...body.errors[0].extensions } : undefined;
+      return body.error;
+    } catch {
+      return undefined;
+    }
+  }
+
+  it('answers 405 with Allow on a path that exists and 404 on one that does not, each with the error body', async () => {
+    const problems: string[] = [];
+    // Each documented path with demo-world ids, and the methods the document gives it.
+    const documented = new Map(Object.entries(document.paths).map(([path, methods]) => [path.replace(/\{(\w+)\}/g, (_m, name: string) => idFor(name, path)), Object.keys(methods).map((m) => m.toUpperCase())]));
+    const paths = [...new Set([...documented.keys(), ...EXTRA_PATHS])];
+    const probes: (() => Promise<void>)[] = [];
+    for (const path of paths) {
+      const options = await rawRequest('OPTIONS', path);
+      const allow = String(options.headers.allow ?? '');
+      if (options.status !== 200 || !allow) {
+        problems.push(`OPTIONS ${path}: ${options.status}, Allow "${allow}"`);
+        continue;
+      }
+      // OPTIONS itself is answered on every path that exists (above), listed in Allow or not.
+      const allowed = new Set([...allow.split(/,\s*/), 'OPTIONS']);
+      for (const method of documented.get(path) ?? []) if (!allowed.has(method)) problems.push(`OPTIONS ${path}: Allow "${allow}" lacks the documented ${method}`);
+      for (const method of METHODS.filter((m) => !allowed.has(m))) {
+        probes.push(async () => {
+          const answer = await rawRequest(method, path, { authorization: 'Bearer demo-token-app' });
+          const label = `${method} ${path}`;
+          if (answer.status !== 405) return void problems.push(`${label}: ${answer.status}, not 405`);
+          if (answer.headers.allow !== allow) problems.push(`${label}: Allow "${answer.headers.allow}", OPTIONS said "${allow}"`);
+          if (method === 'HEAD') return;
+          const error = errorOf(path, answer);
+          if (error?.code !== 'validation_failed' || error.details?.[0]?.issue !== 'method_not_allowed' || error.requestId !== answer.headers['x-request-id']) problems.push(`${label}: body ${answer.text.slice(0, 200)}`);
+        });
+      }
+    }
+    for (const path of UNKNOWN_PATHS) {
+      for (const method of METHODS) {
+        probes.push(async () => {
+          const answer = await rawRequest(method, path, { authorization: 'Bearer demo-token-app' });
+          const label = `${method} ${path}`;
+          if (answer.status !== 404) return void problems.push(`${label}: ${answer.status}, not 404`);
+          if (method === 'HEAD') return;
+          const error = errorOf(path, answer);
+          if (error?.code !== 'not_found' || error.details?.[0]?.issue !== 'unknown_route' || error.requestId !== answer.headers['x-request-id']) problems.push(`${label}: body ${answer.text.slice(0, 200)}`);
+        });
+      }
+    }
+    for (let i = 0; i < probes.length; i += 8) await Promise.all(probes.slice(i, i + 8).map((probe) => probe()));
+    expect(problems).toEqual([]);
+    expect(probes.length).toBeGreaterThan(1_000);
     expect(await healthy()).toBe(true);
   }, 600_000);
 });

@@ -1,8 +1,10 @@
-// The HTTP conventions of docs/errors.md: request ids, JSON error bodies for every kind of bad request,
-// GraphQL over HTTP and its client errors, health, readiness, metrics and docs.
+// The HTTP conventions of docs/errors.md: request ids, JSON error bodies for every kind of bad request
+// (every method, sent over raw sockets), GraphQL over HTTP and its client errors, health, readiness,
+// metrics and docs.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
+import { exchange, type RawResponse } from '../support/raw-http.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -35,6 +37,16 @@ async function expectGraphQLError(response: Response, status: number, code: stri
   return body.errors[0];
 }
 
+/** An answer read off a raw socket, with the platform's error body. */
+function expectRawError(response: RawResponse | undefined, status: number, code: string) {
+  expect(response?.status).toBe(status);
+  expect(response!.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(response!.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.requestId).toBe(response!.headers['x-request-id']);
+  return body.error;
+}
+
 describe('request ids', () => {
   it('echoes a valid x-request-id and replaces an invalid one', async () => {
     const good = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'abc.DEF_1:2-3' } });
@@ -63,6 +75,19 @@ describe('bad requests answer JSON 4xx, never 500 or HTML', () => {
     const graphql = await fetch(`${server.url}/graphql`, { method: 'PUT' });
     expect(graphql.headers.get('allow')).toBe('GET, POST');
     expect((await expectGraphQLError(graphql, 405, 'validation_failed')).extensions.details).toEqual([{ issue: 'method_not_allowed' }]);
+  });
+
+  it('methods Koa does not route by default (TRACE, PROPFIND, M-SEARCH): 405 with Allow where the path exists, 404 where not', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'M-SEARCH']) {
+      const [known] = await exchange(server.url, `${method} /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expect(expectRawError(known, 405, 'validation_failed').details).toEqual([{ issue: 'method_not_allowed' }]);
+      expect(known.headers.allow).toBe('HEAD, GET');
+      const [unknown] = await exchange(server.url, `${method} /api/v2/nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expect(expectRawError(unknown, 404, 'not_found').details).toEqual([{ issue: 'unknown_route' }]);
+      const [graphql] = await exchange(server.url, `${method} /graphql HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expect(graphql.status).toBe(405);
+      expect(JSON.parse(graphql.body).errors[0].extensions.details).toEqual([{ issue: 'method_not_allowed' }]);
+    }
   });
 
   it('HEAD and OPTIONS: HEAD as GET without a body, OPTIONS 200 with Allow (on /graphql too), 404 where no path', async () => {
