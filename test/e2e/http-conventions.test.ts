@@ -1,6 +1,6 @@
 // The HTTP conventions of docs/errors.md: request ids, JSON error bodies for every kind of bad request
-// (every method, sent over raw sockets), GraphQL over HTTP and its client errors, health, readiness,
-// metrics and docs.
+// (those Node's HTTP server meets before the application included, sent over raw sockets), GraphQL
+// over HTTP and its client errors, health, readiness, metrics and docs.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
@@ -246,6 +246,71 @@ describe('GraphQL over HTTP', () => {
     const body = await response.json();
     expect(body.errors[0].extensions.code).toBe('not_found');
     expect(JSON.stringify(body)).not.toMatch(/prisma|stack|SELECT/i);
+  });
+});
+
+describe('requests the HTTP server meets before the application: the error body and a request id all the same', () => {
+  const send = (request: string | Buffer) => exchange(server.url, request);
+
+  it('HTTP/1.1 without Host, or with two: 400 naming host', async () => {
+    const [missing] = await send('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(expectRawError(missing, 400, 'validation_failed').details).toEqual([{ field: 'host', issue: 'required' }]);
+    const [twice] = await send('GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
+    expect(expectRawError(twice, 400, 'validation_failed').details).toEqual([{ field: 'host', issue: 'repeated' }]);
+    // HTTP/1.0 has no Host requirement.
+    const [old] = await send('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+  });
+
+  it('an Expect other than 100-continue: 417 naming expect; 100-continue goes on', async () => {
+    const body = '{"query":"{ __typename }"}';
+    const [weird] = await send(`POST /graphql HTTP/1.1\r\nHost: a\r\nExpect: 999-weird\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(expectRawError(weird, 417, 'validation_failed').details).toEqual([{ field: 'expect', issue: 'unsupported_expectation' }]);
+    const [answered] = await send(`POST /graphql HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(JSON.parse(answered.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('malformed requests (400), request lines and headers over 16 KB (431), chunk extensions over 16 KB (413)', async () => {
+    for (const request of ['GET / HTTP/1.1\r\nHost a\r\n\r\n', 'FOO@ / HTTP/1.1\r\n\r\n', 'GET / HTTP/9.9\r\nHost: a\r\n\r\n', 'POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']) {
+      expect(expectRawError((await send(request))[0], 400, 'validation_failed').details).toEqual([{ issue: 'malformed_request' }]);
+    }
+    const [large] = await send(`GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
+    expect(expectRawError(large, 431, 'validation_failed').details).toEqual([{ issue: 'headers_too_large' }]);
+    const [extensions] = await send(`POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`);
+    expect(expectRawError(extensions, 413, 'validation_failed').details).toEqual([{ field: 'body', issue: 'payload_too_large' }]);
+  });
+
+  it('CONNECT: 405 with Allow where the path exists, 404 for anything else, and the socket is closed', async () => {
+    const [known] = await send('CONNECT /api/v2/auth/context HTTP/1.1\r\nHost: a\r\n\r\n');
+    expect(expectRawError(known, 405, 'validation_failed').details).toEqual([{ issue: 'method_not_allowed' }]);
+    expect(known.headers.allow).toBe('HEAD, GET');
+    const [authority] = await send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(expectRawError(authority, 404, 'not_found').details).toEqual([{ issue: 'unknown_route' }]);
+  });
+
+  it('an Upgrade the server does not speak is ignored: the request is answered as plain HTTP/1.1, body and keep-alive included', async () => {
+    const body = '{"query":"{ __typename }"}';
+    const answers = await send(
+      'GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n' +
+        `POST /graphql HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        'GET /api/v2/auth/context HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 401]);
+    expect(JSON.parse(answers[0].body)).toEqual({ status: 'ok' });
+    expect(JSON.parse(answers[1].body)).toEqual({ data: { __typename: 'Query' } });
+    expectRawError(answers[2], 401, 'invalid_token');
+  });
+
+  it('a WebSocket handshake the gateway cannot accept: 400 with the reason', async () => {
+    const [noKey] = await send('GET /graphql HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+    expect(expectRawError(noKey, 400, 'validation_failed').message).toMatch(/Sec-WebSocket-Key/);
+    const [version] = await send('GET /api/v1/gateway HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n\r\n');
+    expectRawError(version, 400, 'validation_failed');
+    expect(version.headers['sec-websocket-version']).toBe('13, 8');
+  });
+
+  it('stays healthy', async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
 
