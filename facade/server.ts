@@ -1,7 +1,5 @@
 // The whole platform in one Koa application: REST facade, /graphql, OAuth, docs, health, metrics.
 import http from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Database } from '../subgraphs/shared/db/database.ts';
@@ -16,7 +14,9 @@ import { createLogger, createMetrics, requestLogger } from './http/observability
 import { mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
 import { DEFAULT_HOST, listen, reachableBase } from '../subgraphs/shared/listen.ts';
-import { errorBody } from './http/problem.ts';
+import { answerClientError } from './http/client-errors.ts';
+import { requestHead } from './http/request-head.ts';
+import { serveConnect, serveIgnoringUpgrade } from './http/protocol-switches.ts';
 import { requestId } from './http/request-id.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { mountDocs } from './openapi/docs-page.ts';
@@ -49,23 +49,6 @@ export interface Platform {
   close(options?: { drainMs?: number }): Promise<void>;
 }
 
-// Requests Node's HTTP parser refuses before any middleware runs (a request line or headers over
-// 16 KB, malformed syntax) still get the platform's error body rather than an empty one.
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
-  if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    errorBody(
-      'validation_failed',
-      tooLarge ? 'The request line and headers are too large (at most 16 KB).' : 'The request is not valid HTTP.',
-      `req_${randomUUID().replace(/-/g, '')}`,
-      [{ issue: tooLarge ? 'headers_too_large' : 'malformed_request' }],
-    ),
-  );
-  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
 export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
@@ -87,7 +70,9 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   const limits = new RateLimits(rateLimits, limitStore.store);
   const routeLimits = { limits, sql: db.sql };
 
-  const router = new Router();
+  // Every method Node's parser accepts is one the router knows: a path that exists answers 405 with
+  // Allow to any it does not serve, an unknown path 404 (the router's default list would make 501s).
+  const router = new Router({ methods: http.METHODS });
   mountRoutes(router, routeTable, runner, logger, routeLimits);
   mountAuthorizePages(router, db, limits);
   mountIdeAssets(router);
@@ -116,15 +101,17 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   app.use(requestLogger(logger));
   app.use(metrics.middleware);
   app.use(errorHandler(logger));
+  app.use(requestHead);
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body != null) return;
     // allowedMethods has set 405 and Allow when the path exists with other methods.
-    if (ctx.status === 405 || ctx.status === 501) {
+    if (ctx.status === 405) {
       throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: ctx.status });
     }
     if (ctx.status === 404) {
-      throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`, [{ issue: 'unknown_route' }]);
+      // A CONNECT's target (host:port) is no path.
+      throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path ?? ctx.url}.`, [{ issue: 'unknown_route' }]);
     }
   });
   app.use(router.routes());
@@ -149,12 +136,15 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       // is still written, and the socket closed after it. Node's default ends the socket at the
       // client's FIN and drops an answer that waits on I/O (the property has no typing; start.test.ts
       // sends such a request).
-      const server = http.createServer(app.callback());
+      // Host and Expect are checked by requestHead, which answers with the error body Node would not.
+      const server = http.createServer({ requireHostHeader: false }, app.callback());
       (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       server.prependListener('request', track);
+      server.on('checkExpectation', (request, response) => server.emit('request', request, response));
       server.on('clientError', answerClientError);
+      server.on('connect', (request, socket) => serveConnect(server, request, socket));
       server.keepAliveTimeout = 65_000;
-      realtime.attach(server);
+      realtime.attach(server, (request, socket, head) => serveIgnoringUpgrade(server, request, socket, head));
       servers.push(server);
       const bound = await listen(server, { port, host });
       return { url: reachableBase(host, bound), server };

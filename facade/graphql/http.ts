@@ -1,5 +1,7 @@
 // /graphql over HTTP: Apollo Server on the gateway (POST, GET and the GraphQL-over-HTTP media types),
 // behind the admission checks of admission.ts; for a browser, the offline GraphiQL page of ide.ts.
+// Every error answer is a GraphQL error body with a 4xx: the route's own refusals through problem.ts,
+// Apollo's request errors with request-errors.ts's corrections and the request id added.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApolloServer } from '@apollo/server';
@@ -12,6 +14,8 @@ import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
+import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
+import { answerErrorsAsGraphQL } from '../http/problem.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
 import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders } from '../http/rate-limits.ts';
@@ -25,11 +29,12 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     introspection: true,
     includeStacktraceInErrorResponses: false,
     parseOptions: PARSE_OPTIONS,
+    validationRules: [knownOperationTypesRule, conditionalIntrospectionRule],
     // Every operation passes the admission checks on its full text; a hash-only persisted query
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
     // Apollo's landing page loads Sandbox from a CDN: browsers get ide.ts's GraphiQL instead.
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorsPlugin()],
     // The platform drains requests on SIGTERM itself (facade/server.ts); Apollo's own handler would
     // stop the server at the signal and fail the GraphQL operations still in flight.
     stopOnTerminationSignals: false,
@@ -61,35 +66,62 @@ function requestParts(ctx: Context): GraphQLRequestParts {
   return { query, variables: parsedVariables, operationName };
 }
 
+const ALLOW = 'GET, POST';
+
+/**
+ * An empty operationName is no operationName (GraphQL over HTTP says so for GET; for a JSON body
+ * likewise): Apollo Server would look for an operation named "" and find none.
+ */
+function dropEmptyOperationName(ctx: Context): void {
+  if (ctx.method === 'POST') {
+    const body = (ctx.request as { body?: Record<string, unknown> }).body;
+    if (body && typeof body === 'object' && body.operationName === '') delete body.operationName;
+  } else if (ctx.query.operationName === '') {
+    const search = new URLSearchParams(ctx.querystring);
+    search.delete('operationName');
+    ctx.querystring = search.toString();
+  }
+}
+
+/** Apollo Server's error answers carry the request id in every error's extensions, as the platform's do. */
+function addRequestId(ctx: Context): void {
+  if (ctx.status < 400 || typeof ctx.body !== 'string') return;
+  try {
+    const body = JSON.parse(ctx.body) as { errors?: { extensions?: Record<string, unknown> }[] };
+    for (const error of body.errors ?? []) error.extensions = { ...error.extensions, requestId: ctx.state.requestId };
+    ctx.body = JSON.stringify(body);
+  } catch {
+    // not a GraphQL error body: left as Apollo wrote it
+  }
+}
+
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
   const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
+    // Everything /graphql refuses (method, media type, body, limits, quota) is a GraphQL error body.
+    answerErrorsAsGraphQL(ctx);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', ALLOW);
+      ctx.body = '';
+      return;
+    }
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
-      throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: 'GET, POST' } });
+      throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: ALLOW } });
     }
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
-    let cost: number;
-    try {
-      cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      ctx.status = 400;
-      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId: ctx.state.requestId } }] };
-      return;
-    }
+    dropEmptyOperationName(ctx);
+    const cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
     const scope = (ctx.state.scope = scopeOf(ctx));
     const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
     if (!quota.allowed) {
-      ctx.set(refusalHeaders(quota));
-      ctx.status = 429;
-      ctx.body = { errors: [{ message: rateLimitedMessage(quota), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
-      return;
+      throw new ApiError('rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], { headers: refusalHeaders(quota) });
     }
     ctx.set(rateLimitHeaders(quota));
     await handler(ctx, next);
+    addRequestId(ctx);
   });
 }

@@ -1,5 +1,7 @@
 // The error body of every status >= 400, written by this one function:
 // {"error":{"code":"…","message":"…","requestId":"…","details":[{"field":"…","issue":"…"}]}}
+// On /graphql the same code, details and request id are answered as a GraphQL error body, the shape
+// a GraphQL client reads: {"errors":[{"message":"…","extensions":{"code","details","requestId"}}]}.
 import type { Context } from 'koa';
 import type { ApiError, ErrorCode, ErrorDetail } from '../../subgraphs/shared/errors.ts';
 
@@ -7,8 +9,24 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, d
   return { error: { code, message, requestId, ...(details?.length ? { details } : {}) } };
 }
 
+export function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
+  return { errors: [{ message, extensions: { code, ...(details?.length ? { details } : {}), requestId } }] };
+}
+
+/** Marks a request whose errors are answered as GraphQL error bodies (the /graphql route). */
+export function answerErrorsAsGraphQL(ctx: Context): void {
+  ctx.state.errorFormat = 'graphql';
+}
+
 export function sendError(ctx: Context, status: number, code: ErrorCode, message: string, details?: ErrorDetail[]): void {
   ctx.status = status;
+  if (ctx.state.errorFormat === 'graphql') {
+    // The GraphQL-over-HTTP media type when the client prefers it, as Apollo Server answers its own errors.
+    const type = ctx.accepts('application/json', 'application/graphql-response+json') || 'application/json';
+    ctx.type = `${type}; charset=utf-8`;
+    ctx.body = graphqlErrorBody(code, message, ctx.state.requestId as string, details);
+    return;
+  }
   ctx.type = 'application/json';
   ctx.body = errorBody(code, message, ctx.state.requestId as string, details);
 }

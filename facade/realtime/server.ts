@@ -34,6 +34,7 @@ import { checkDocumentSize, measureOperation } from '../graphql/limits.ts';
 import { PARSE_OPTIONS, parseOnce } from '../graphql/admission.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import { operationPoints, rateLimitedMessage, tokenQuotaKey, type RateLimits } from '../http/rate-limits.ts';
+import { refuseHandshake } from '../http/client-errors.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
@@ -111,15 +112,13 @@ export class RealtimeGateway {
     this.timers = [ping, sweep];
   }
 
-  /** Takes WebSocket upgrades of the gateway paths on this HTTP server; anything else is refused. */
-  attach(server: http.Server): void {
+  /** Takes WebSocket upgrades of the gateway paths on this HTTP server; any other upgrade goes to `elsewhere`. */
+  attach(server: http.Server, elsewhere: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void): void {
     server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = new URL(request.url ?? '/', 'http://gateway').pathname;
       const kind = path === GATEWAY_PATHS.token ? 'token' : path === GATEWAY_PATHS.key ? 'key' : null;
-      if (!kind) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-        return;
-      }
+      // A WebSocket is opened by GET (RFC 6455 §4.1); anything else is an HTTP request that may ignore its Upgrade.
+      if (!kind || request.method !== 'GET' || request.headers.upgrade?.toLowerCase() !== 'websocket') return elsewhere(request, socket, head);
       this.transport.upgrade(this.servers[kind], request, socket, head);
     });
   }
@@ -137,6 +136,7 @@ export class RealtimeGateway {
 
   private serve(kind: 'token' | 'key'): WebSocketServer {
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    wss.on('wsClientError', (error, socket) => refuseHandshake(error, socket));
     this.transport.serve(wss, {
       schema: this.schema,
       connectionInitWaitTimeout: 10_000,

@@ -3,11 +3,17 @@
 // surrogates, huge and negative numbers, 100 KB strings, deep JSON, bad preconditions, repeated
 // parameters), sent with a valid token so that validation is reached. No answer may be >= 500, every
 // error body must have the documented shape, and the server must stay healthy after each operation.
+// Then GraphQL over HTTP: generated documents and requests (methods, media types, operation shapes)
+// to /graphql, and every method the HTTP parser accepts on every path.
+import http from 'node:http';
+import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { graphqlProbe, type GraphQLProbe } from '../support/graphql-requests.ts';
 import { routeTable } from '../../facade/routes/index.ts';
+import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 
 type Schema = Record<string, unknown>;
@@ -28,7 +34,10 @@ const failures: string[] = [];
 let sent = 0;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Thousands of requests a minute, some without a token: quotas this file does not reach (the limits
+  // themselves are tested in rate-limits.test.ts).
+  const unlimited = { quota: 1_000_000, windowSeconds: 60 };
+  server = await startTestServer({ rateLimits: { ...rateLimitConfig(), token: { name: 'token', ...unlimited }, anonymous: { name: 'anonymous', ...unlimited } } });
   document = await (await fetch(`${server.url}/api/openapi.json`)).json();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   for (const [name, schema] of Object.entries(document.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
@@ -267,5 +276,153 @@ describe('fuzz: every route operation through /graphql', () => {
     }
     expect(problems).toEqual([]);
     expect(count).toBeGreaterThan(500);
+  }, 600_000);
+});
+
+interface Answer { status: number; headers: http.IncomingHttpHeaders; text: string }
+
+/** One request with node:http, which sends any method the parser knows (fetch refuses TRACE and others). */
+function rawRequest(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${server.url}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const healthy = async () => (await fetch(`${server.url}/healthz`)).status === 200;
+const JSON_MEDIA = /^application\/(graphql-response\+)?json/;
+
+/** What is wrong with an answer of /graphql: >= 500 or a fault, a request error without a 4xx, or a 4xx without a GraphQL error body. */
+function graphqlProblems(probe: GraphQLProbe, answer: Answer): string[] {
+  if (answer.status >= 500) return [`answered ${answer.status}`];
+  if (answer.status === 405 && !answer.headers.allow) return ['405 without Allow'];
+  if (probe.method === 'HEAD') return [];
+  if (probe.method === 'OPTIONS' && answer.status === 200) return answer.headers.allow ? [] : ['OPTIONS answered without Allow'];
+  const type = String(answer.headers['content-type'] ?? '');
+  // A browser's GET without a query gets GraphiQL.
+  if (type.startsWith('text/html') && probe.method === 'GET' && answer.status === 200) return [];
+  if (!JSON_MEDIA.test(type)) return [`${answer.status} answered as ${type || 'no content type'}`];
+  if (probe.headers.accept === 'application/graphql-response+json' && !type.startsWith('application/graphql-response+json')) return [`asked for application/graphql-response+json, answered ${type}`];
+  let body: { data?: unknown; error?: unknown; errors?: { message?: unknown; extensions?: { code?: string; requestId?: string } }[] };
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return [`${answer.status} with a body that is not JSON`];
+  }
+  // A fault masked in a 200 is a 500 all the same.
+  const faults = (body.errors ?? []).filter((error) => ['internal', 'INTERNAL_SERVER_ERROR'].includes(error.extensions?.code ?? ''));
+  if (faults.length) return [`a fault in the answer: ${faults[0].message}`];
+  if (answer.status < 400) return 'data' in body ? [] : [`${answer.status} without data: a request error must be a 4xx`];
+  // 431 comes from Node's HTTP parser, before any route: the platform's error body.
+  if (answer.status === 431) return validateError(body) ? [] : ['431 without the error body'];
+  if (!Array.isArray(body.errors) || body.errors.length === 0) return [`${answer.status} without a GraphQL error body`];
+  const problems: string[] = [];
+  for (const error of body.errors) {
+    if (typeof error.message !== 'string' || !error.message) problems.push('an error without a message');
+    if (!KNOWN_CODES.has(error.extensions?.code ?? '')) problems.push(`error code ${error.extensions?.code}`);
+    if (error.extensions?.requestId !== answer.headers['x-request-id']) problems.push(`extensions.requestId ${error.extensions?.requestId} is not the x-request-id`);
+  }
+  return problems;
+}
+
+const post = (body: unknown): GraphQLProbe => ({ method: 'POST', search: '', headers: { 'content-type': 'application/json', authorization: 'Bearer demo-token-app' }, body: JSON.stringify(body) });
+const get = (parameters: Record<string, string>): GraphQLProbe => ({ method: 'GET', search: `?${new URLSearchParams(parameters)}`, headers: { authorization: 'Bearer demo-token-app' } });
+// The reproductions the generator must also cover, always sent first.
+const KNOWN_PROBES: GraphQLProbe[] = [
+  post({ query: 'query A { __typename }', operationName: 'B' }),
+  post({ query: '{ __typename } { __typename }' }),
+  post({ query: 'query A { __typename } query B { __typename }' }),
+  post({ query: 'subscription { __typename }' }),
+  get({ query: 'query A { __typename } query B { __typename }' }),
+  get({ query: 'subscription { __typename }' }),
+  get({ query: 'mutation { __typename }' }),
+  post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }),
+];
+
+describe('fuzz: GraphQL over HTTP', () => {
+  it('answers every generated request with data or a 4xx GraphQL error body, never >= 500', async () => {
+    let count = 0;
+    await fc.assert(
+      fc.asyncProperty(graphqlProbe, async (probe) => {
+        count++;
+        const answer = await rawRequest(probe.method, `/graphql${probe.search}`, probe.headers, probe.body);
+        const problems = graphqlProblems(probe, answer);
+        if (problems.length) throw new Error(`${problems.join('; ')}: ${answer.status} ${answer.text.slice(0, 300)}`);
+      }),
+      // A new seed each run; a failure prints its seed, and FUZZ_SEED=<seed> runs the same requests again.
+      { numRuns: 1_500, examples: KNOWN_PROBES.map((probe) => [probe]), ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
+    );
+    expect(count).toBeGreaterThanOrEqual(1_500);
+    expect(await healthy()).toBe(true);
+  }, 600_000);
+});
+
+describe('fuzz: every method the HTTP parser accepts, on every path', () => {
+  // CONNECT opens a tunnel rather than asking for a resource (http-conventions.test.ts sends it).
+  const METHODS = http.METHODS.filter((method) => method !== 'CONNECT');
+  const UNKNOWN_PATHS = ['/', '/nope', '/api/v2/nope', '/api/v2/events/evt_open/nope', '/graphql/nope/deeper', '/oauth'];
+  const EXTRA_PATHS = ['/graphql', '/healthz', '/readyz', '/metrics', '/docs', '/docs/redoc.standalone.js', '/.well-known/oauth-authorization-server', '/oauth/authorize'];
+
+  function errorOf(path: string, answer: Answer): { code?: string; details?: { issue: string }[]; requestId?: string } | undefined {
+    try {
+      const body = JSON.parse(answer.text);
+      // /graphql answers its errors as GraphQL error bodies, with the same code, details and request id.
+      if (path === '/graphql') return body.errors?.length === 1 ? { ...body.errors[0].extensions } : undefined;
+      return body.error;
+    } catch {
+      return undefined;
+    }
+  }
+
+  it('answers 405 with Allow on a path that exists and 404 on one that does not, each with the error body', async () => {
+    const problems: string[] = [];
+    // Each documented path with demo-world ids, and the methods the document gives it.
+    const documented = new Map(Object.entries(document.paths).map(([path, methods]) => [path.replace(/\{(\w+)\}/g, (_m, name: string) => idFor(name, path)), Object.keys(methods).map((m) => m.toUpperCase())]));
+    const paths = [...new Set([...documented.keys(), ...EXTRA_PATHS])];
+    const probes: (() => Promise<void>)[] = [];
+    for (const path of paths) {
+      const options = await rawRequest('OPTIONS', path);
+      const allow = String(options.headers.allow ?? '');
+      if (options.status !== 200 || !allow) {
+        problems.push(`OPTIONS ${path}: ${options.status}, Allow "${allow}"`);
+        continue;
+      }
+      // OPTIONS itself is answered on every path that exists (above), listed in Allow or not.
+      const allowed = new Set([...allow.split(/,\s*/), 'OPTIONS']);
+      for (const method of documented.get(path) ?? []) if (!allowed.has(method)) problems.push(`OPTIONS ${path}: Allow "${allow}" lacks the documented ${method}`);
+      for (const method of METHODS.filter((m) => !allowed.has(m))) {
+        probes.push(async () => {
+          const answer = await rawRequest(method, path, { authorization: 'Bearer demo-token-app' });
+          const label = `${method} ${path}`;
+          if (answer.status !== 405) return void problems.push(`${label}: ${answer.status}, not 405`);
+          if (answer.headers.allow !== allow) problems.push(`${label}: Allow "${answer.headers.allow}", OPTIONS said "${allow}"`);
+          if (method === 'HEAD') return;
+          const error = errorOf(path, answer);
+          if (error?.code !== 'validation_failed' || error.details?.[0]?.issue !== 'method_not_allowed' || error.requestId !== answer.headers['x-request-id']) problems.push(`${label}: body ${answer.text.slice(0, 200)}`);
+        });
+      }
+    }
+    for (const path of UNKNOWN_PATHS) {
+      for (const method of METHODS) {
+        probes.push(async () => {
+          const answer = await rawRequest(method, path, { authorization: 'Bearer demo-token-app' });
+          const label = `${method} ${path}`;
+          if (answer.status !== 404) return void problems.push(`${label}: ${answer.status}, not 404`);
+          if (method === 'HEAD') return;
+          const error = errorOf(path, answer);
+          if (error?.code !== 'not_found' || error.details?.[0]?.issue !== 'unknown_route' || error.requestId !== answer.headers['x-request-id']) problems.push(`${label}: body ${answer.text.slice(0, 200)}`);
+        });
+      }
+    }
+    for (let i = 0; i < probes.length; i += 8) await Promise.all(probes.slice(i, i + 8).map((probe) => probe()));
+    expect(problems).toEqual([]);
+    expect(probes.length).toBeGreaterThan(1_000);
+    expect(await healthy()).toBe(true);
   }, 600_000);
 });
