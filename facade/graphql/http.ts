@@ -11,10 +11,9 @@ import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
-import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
+import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
-import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders } from '../http/rate-limits.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -25,6 +24,8 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     introspection: true,
     includeStacktraceInErrorResponses: false,
     parseOptions: PARSE_OPTIONS,
+    // Bounded in bytes (admission.ts), not by Apollo's estimate of a document's JSON.
+    documentStore: validatedDocumentStore(),
     // Every operation passes the admission checks on its full text; a hash-only persisted query
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
@@ -71,25 +72,8 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     }
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
-    let cost: number;
-    try {
-      cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      ctx.status = 400;
-      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId: ctx.state.requestId } }] };
-      return;
-    }
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
-    const scope = (ctx.state.scope = scopeOf(ctx));
-    const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
-    if (!quota.allowed) {
-      ctx.set(refusalHeaders(quota));
-      ctx.status = 429;
-      ctx.body = { errors: [{ message: rateLimitedMessage(quota), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
-      return;
-    }
-    ctx.set(rateLimitHeaders(quota));
+    if (!(await admitOperation(ctx, gateway.schema, requestParts(ctx), { limits, sql }))) return;
     await handler(ctx, next);
   });
 }
