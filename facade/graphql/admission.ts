@@ -15,6 +15,7 @@ import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, regi
 import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
 import { scopeOf } from '../http/scope.ts';
+import { nextTurn } from '../http/turns.ts';
 import { addressKey, chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision } from '../http/rate-limits.ts';
 
 export interface GraphQLRequestParts {
@@ -122,8 +123,9 @@ const refuseQuota = (ctx: Context, quota: Decision) =>
  * cause comes before it has paid for it:
  * 1. the request spends 1 from its caller's quota (its token's, its key's, else its address's): what
  *    a parse costs, refused or not;
- * 2. the text is parsed (or taken from the cache) and measured against the limits, in one
- *    synchronous step: no other request runs while it is held without being counted;
+ * 2. in a turn of the event loop of its own (turns.ts), the text is parsed (or taken from the cache)
+ *    and measured against the limits, in one synchronous step: no other request runs while it is
+ *    held without being counted;
  * 3. it reserves what its document holds from the in-flight budgets until it has been answered (both
  *    parses: admission's, and Apollo Server's of a text it has not validated before);
  * 4. the operation spends the rest of its estimated cost (a tenth, at least 1 in all);
@@ -133,6 +135,8 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
   if (!entry.allowed) return refuseQuota(ctx, entry);
+  const client = addressKey(ctx.ip);
+  await nextTurn();
   let admission: Admission;
   try {
     admission = admitGraphQLRequest(schema, request);
@@ -142,7 +146,7 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
     return refuse(ctx, 400, error.code, error.message, error.details);
   }
   if (admission.bytes > 0) {
-    const hold = inFlightDocuments.reserve(addressKey(ctx.ip), 2 * admission.bytes);
+    const hold = inFlightDocuments.reserve(client, 2 * admission.bytes);
     if (hold === 'client') {
       return refuse(ctx, 429, 'rate_limited', 'Too many GraphQL documents of this client are being answered at once: retry in a second.', [{ issue: 'in_flight_limit' }], {
         ...rateLimitHeaders(entry),
@@ -161,5 +165,7 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
   if (!quota.allowed) return refuseQuota(ctx, quota);
   admission.remember();
   ctx.set(rateLimitHeaders(quota));
+  // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
+  await nextTurn();
   return true;
 }

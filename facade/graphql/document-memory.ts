@@ -35,12 +35,13 @@ const envMiB = (name: string, fallback: number) => {
 /** The budgets, from the environment (docs/deployment.md#memory lists them with their defaults). */
 export const DOCUMENT_MEMORY = {
   /** Each of the two document caches of /graphql: admission's parse cache and Apollo Server's store of validated documents. */
-  cacheBytes: envMiB('GRAPHQL_DOCUMENT_CACHE_MB', 8),
+  cacheBytes: envMiB('GRAPHQL_DOCUMENT_CACHE_MB', 4),
   /** Documents that requests being answered hold, all clients together. */
-  inFlightBytes: envMiB('GRAPHQL_INFLIGHT_MB', 32),
+  inFlightBytes: envMiB('GRAPHQL_INFLIGHT_MB', 16),
   /** The same, for one client address (or one gateway credential). */
   inFlightPerClientBytes: envMiB('GRAPHQL_INFLIGHT_PER_CLIENT_MB', 8),
 };
+
 
 /** An LRU cache whose entries' estimated sizes add up to at most maxBytes; an entry over a quarter of it is not kept. */
 export function byteBoundedCache<K extends {}, V extends {}>(maxBytes: number, sizeOf: (value: V, key: K) => number): LRUCache<K, V> {

@@ -45,7 +45,7 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
 }
 
 /** Bytes of query plans the gateway keeps (least recently used first out). */
-export const QUERY_PLAN_CACHE_BYTES = 8 * 1024 * 1024;
+export const QUERY_PLAN_CACHE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A plan's size: measured on Node 20 at 1–25 KiB for plans whose JSON is 0.3–2 KiB (its fetch nodes,

@@ -16,7 +16,7 @@ import { byteBoundedCache, parsedBytes, registerMemoryBudget } from './document-
  * operations, so they are as many and as large as clients make them: bounded in bytes
  * (document-memory.ts), least recently used first out.
  */
-export const SUBGRAPH_DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
+export const SUBGRAPH_DOCUMENT_CACHE_BYTES = 1024 * 1024;
 
 export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   private readonly documents = byteBoundedCache<string, DocumentNode>(SUBGRAPH_DOCUMENT_CACHE_BYTES, (document, query) => parsedBytes(document, query));

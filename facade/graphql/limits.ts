@@ -133,10 +133,12 @@ const newPlace = (): Place => ({ children: null, occurrences: 0, weight: 0, fiel
 /**
  * What comparing a field with another of its response key weighs, against comparing a field with a
  * fragment spread or two spreads (1): measured with graphql-js 16's OverlappingFieldsCanBeMerged,
- * a pair of leaves costs about as much as the latter, a pair with selection sets some ten times
- * more, and each argument (printed and compared) some fifty times more.
+ * a pair of plain leaves (no arguments, directives or selections: its fast path) costs about as much
+ * as the latter, any other pair some ten times more, and each argument (printed and compared) some
+ * fifty times more.
  */
-const pairWeight = (node: FieldNode) => 1 + (node.selectionSet ? 10 : 0) + 50 * (node.arguments?.length ?? 0);
+const pairWeight = (node: FieldNode) =>
+  !node.selectionSet && !node.arguments?.length && !node.directives?.length ? 1 : 11 + 50 * (node.arguments?.length ?? 0);
 
 /** What every definition of a document shares: the work budgets of the walk. */
 interface Budget {
@@ -289,6 +291,9 @@ function walkDefinition(
   return { ...totals, rootFields, cost };
 }
 
+/** What an operation definition counts against `selections` before its own selections. */
+export const OPERATION_STEPS = 20;
+
 /** Above every limit, below Infinity: costs are clamped to it. */
 const MAX_COST = Number.MAX_SAFE_INTEGER;
 
@@ -324,6 +329,9 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, o
     // The operation that runs first, so that its own limits are the ones named when it passes one.
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     for (const definition of operation ? [operation, ...operations.filter((d) => d !== operation)] : operations) {
+      // Validation works through each operation's fragments again (its variables): an operation
+      // counts as OPERATION_STEPS selections besides its own.
+      budget.selections -= OPERATION_STEPS;
       const rootType = rootTypeOf(schema, definition);
       const costs = walkDefinition(schema, fragments, rootType, definition.selectionSet, rootType, variables, budget, reached);
       checkOperationTotals(costs);

@@ -11,7 +11,7 @@ import { readOf } from './hub.ts';
 import { byteBoundedCache, parsedBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
 
 /** What the resource queries built from subscriptions may hold, least recently used first out. */
-export const RESOURCE_QUERY_CACHE_BYTES = 4 * 1024 * 1024;
+export const RESOURCE_QUERY_CACHE_BYTES = 2 * 1024 * 1024;
 import type { SubscriptionContext } from './types.ts';
 
 const CHANGE_FIELDS = `

@@ -33,6 +33,7 @@ import { checkDocumentSize, measureDocument } from '../graphql/limits.ts';
 import { PARSE_OPTIONS, parseQuery, remember, type Parsed } from '../graphql/admission.ts';
 import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
+import { nextTurn } from '../http/turns.ts';
 import { operationPoints, rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 
 export const CLOSE_CODES = {
@@ -75,7 +76,7 @@ export function realtimeLimits(): RealtimeLimits {
 }
 
 /** What the gateway's subscriptions may hold in all, and per key or token (GATEWAY_MEMORY_MB, GATEWAY_MEMORY_PER_CREDENTIAL_MB). */
-export const subscriptionMemory = new InFlightBytes(envInt('GATEWAY_MEMORY_MB', 24) * 1024 * 1024, envInt('GATEWAY_MEMORY_PER_CREDENTIAL_MB', 16) * 1024 * 1024);
+export const subscriptionMemory = new InFlightBytes(envInt('GATEWAY_MEMORY_MB', 20) * 1024 * 1024, envInt('GATEWAY_MEMORY_PER_CREDENTIAL_MB', 16) * 1024 * 1024);
 registerMemoryBudget('gateway_subscriptions', subscriptionMemory.maxBytes, () => subscriptionMemory.bytes);
 
 /**
@@ -171,6 +172,8 @@ export class RealtimeGateway {
   private readonly socketOf = new WeakMap<WebSocket, Socket>();
   private readonly perCredential = new Map<string, number>();
   private readonly accessChecks = new Map<string, PreparedOperation>();
+  /** By credential: the last subscription being prepared (the next one waits for it); none when idle. */
+  private readonly preparing = new Map<string, Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
@@ -242,11 +245,25 @@ export class RealtimeGateway {
         if (Object.keys(ctx.subscriptions).length > this.limits.maxSubscriptionsPerSocket) {
           return [new GraphQLError(`A socket holds at most ${this.limits.maxSubscriptionsPerSocket} subscriptions.`, { extensions: { code: 'too_many_subscriptions' } })];
         }
+        // One at a time per key or token (across its sockets), each in a turn of the event loop of its
+        // own: a burst of subscribe messages is prepared one after another, with other requests
+        // answered between them.
+        const credential = socket.credential.hash;
+        const previous = this.preparing.get(credential) ?? Promise.resolve();
+        let done!: () => void;
+        const mine = new Promise<void>((resolve) => (done = resolve));
+        this.preparing.set(credential, mine);
         try {
+          await previous;
+          await nextTurn();
+          if (!(id in ctx.subscriptions)) return [new GraphQLError('The subscription was completed before it started.')];
           return await this.prepare(socket, id, payload);
         } catch (error) {
           if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
           return [asGraphQLError(error)];
+        } finally {
+          done();
+          if (this.preparing.get(credential) === mine) this.preparing.delete(credential);
         }
       },
     });

@@ -23,15 +23,12 @@ export interface StreamOptions {
   /** The same in bytes (changeBytes). */
   maxQueuedBytes: number;
   /**
-   * The subscription's reservation of the gateway's memory: grown (in steps) as its backlog grows,
-   * shrunk as it drains, released when the stream ends. A backlog it cannot grow into is too slow.
+   * The subscription's reservation of the gateway's memory: grown as its backlog grows, shrunk once
+   * it has drained, released when the stream ends. A backlog it cannot grow into is too slow.
    */
   memory: Hold;
   onOverflow: () => void;
 }
-
-/** Backlogs reserve memory in steps of this many bytes, not per change. */
-const RESERVATION_STEP = 64 * 1024;
 
 export class ChangeStream implements AsyncIterableIterator<FeedChange> {
   private readonly queue: FeedChange[] = [];
@@ -94,12 +91,13 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
   }
 
   /**
-   * Keeps the reservation at the subscription's share plus its backlog, rounded up to a step (down
-   * once the backlog is gone); false when the budgets cannot take the backlog.
+   * Keeps the reservation at the subscription's share plus its backlog (grown as the backlog grows,
+   * back to the share once it is gone); false when the budgets cannot take the backlog. Each
+   * subscription counts the change records it holds, though subscribers share them: an upper bound.
    */
   private reserveBacklog(): boolean {
     const { memory } = this.options;
-    const wanted = this.baseBytes + Math.ceil(this.queuedBytes / RESERVATION_STEP) * RESERVATION_STEP;
+    const wanted = this.baseBytes + this.queuedBytes;
     if (wanted > memory.bytes || this.queuedBytes === 0) return memory.resize(wanted);
     return true;
   }
