@@ -13,7 +13,7 @@ let transport: CoalescingTransport;
 const connected: ((ws: import('ws').WebSocket) => void)[] = [];
 
 beforeAll(async () => {
-  transport = new CoalescingTransport({ log: () => undefined });
+  transport = new CoalescingTransport({ log: () => undefined, messageLimit: { messages: 1_000_000, windowMs: 10_000, closeCode: 4429 } });
   wss = new WebSocketServer({ noServer: true });
   wss.on('connection', (ws) => connected.shift()?.(ws));
   server = http.createServer();

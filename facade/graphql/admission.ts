@@ -1,11 +1,22 @@
 // What /graphql checks before Apollo Server sees a request: the query's size and token count, the
-// operation's limits (limits.ts) and that no literal or variable holds text the database cannot
+// document's limits (limits.ts) and that no literal or variable holds text the database cannot
 // store. A refused request answers 400 with a GraphQL error body naming the limit or the field.
+//
+// Memory: a document is parsed for admission, and cached (bounded in bytes) only once its request has
+// been admitted and charged, so that documents nobody paid for never outlive their request; while a
+// request is being answered its document's bytes are reserved from the in-flight budgets
+// (document-memory.ts), per client address and in all.
 import { GraphQLError, getOperationAST, parse, type DocumentNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
-import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureOperation } from './limits.ts';
+import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
+import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, registerMemoryBudget } from './document-memory.ts';
+import type { Context } from 'koa';
+import type { RouteLimits } from '../routes/mount.ts';
+import { scopeOf } from '../http/scope.ts';
+import { nextTurn } from '../http/turns.ts';
+import { addressKey, chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision } from '../http/rate-limits.ts';
 
 export interface GraphQLRequestParts {
   query?: unknown;
@@ -13,23 +24,42 @@ export interface GraphQLRequestParts {
   operationName?: unknown;
 }
 
-interface Parsed {
+export interface Parsed {
   document: DocumentNode;
-  literalsChecked: boolean;
+  /** Its estimated size (document-memory.ts). */
+  bytes: number;
 }
 
-const MAX_CACHED = 1_000;
-const parsedQueries = new Map<string, Parsed>();
+// By query text: the parse of every admitted text, shared by the requests (and gateway subscriptions)
+// that send it again. The text is the document's own source, so it is counted once, in its size.
+const admitted = byteBoundedCache<string, Parsed>(DOCUMENT_MEMORY.cacheBytes, (parsed) => parsed.bytes);
+registerMemoryBudget('graphql_parsed_documents', DOCUMENT_MEMORY.cacheBytes, () => admitted.calculatedSize);
 
 export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
 
 /**
- * The parsed document of a query text, parsed once per text and shared by every request (and gateway
- * subscription) that sends it, its literals checked; null for a syntax error (parse it again for the
- * error in graphql-js's words). Throws the tokens limit and unstorable literals.
+ * Apollo Server's store of validated documents (it parses and validates a text it has not stored),
+ * bounded by the same estimate instead of its default, which counts a document's JSON: a tenth of
+ * what it holds.
  */
-export function parseOnce(query: string): Parsed | null {
-  const cached = parsedQueries.get(query);
+export function validatedDocumentStore() {
+  const store = byteBoundedCache<string, DocumentNode>(DOCUMENT_MEMORY.cacheBytes, (document) => parsedBytes(document));
+  registerMemoryBudget('graphql_validated_documents', DOCUMENT_MEMORY.cacheBytes, () => store.calculatedSize);
+  // Apollo's KeyValueCache interface.
+  return {
+    get: async (key: string) => store.get(key),
+    set: async (key: string, value: DocumentNode) => void store.set(key, value),
+    delete: async (key: string) => store.delete(key),
+  };
+}
+
+/**
+ * The parsed document of a query text: from the cache when the text was admitted before, else parsed
+ * now (and not cached: see remember); its literals checked. Null for a syntax error (Apollo Server
+ * answers it in its own words). Throws the tokens limit and unstorable literals.
+ */
+export function parseQuery(query: string): Parsed | null {
+  const cached = admitted.get(query);
   if (cached) return cached;
   let document: DocumentNode;
   try {
@@ -38,29 +68,104 @@ export function parseOnce(query: string): Parsed | null {
     if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
       throw limitError('tokens', `The query has more than ${GRAPHQL_LIMITS.tokens} tokens.`);
     }
-    return null; // a syntax error: Apollo Server answers it in its own words
+    return null;
   }
   // Literals are part of the text: checked once per text, like the parse.
   const unsafe = findUnsafeLiteral(document);
   if (unsafe) throw new ApiError('validation_failed', `The query is not valid: argument ${unsafe.field} ${unsafe.issue}.`, [unsafe]);
-  const parsed = { document, literalsChecked: true };
-  if (parsedQueries.size >= MAX_CACHED) parsedQueries.clear();
-  parsedQueries.set(query, parsed);
-  return parsed;
+  return { document, bytes: parsedBytes(document, query) };
 }
 
-/**
- * Throws an ApiError (validation_failed) when the request must be refused; otherwise answers the
- * operation's estimated cost (1 when there is nothing to measure: Apollo Server will refuse it).
- */
-export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): number {
-  if (typeof request.query !== 'string') return 1; // Apollo Server answers a missing query
-  checkDocumentSize(request.query);
-  const parsed = parseOnce(request.query);
-  if (!parsed) return 1;
+/** Keeps the parse of a text whose request was admitted and charged, for the next request that sends it. */
+export function remember(query: string, parsed: Parsed): void {
+  if (!admitted.has(query)) admitted.set(query, parsed);
+}
+
+export interface Admission {
+  /** The operation's estimated cost (1 when there is nothing to measure: Apollo Server will refuse it). */
+  cost: number;
+  /** What its document holds (0 when there is none). */
+  bytes: number;
+  /** Caches the parse, once the request has been charged. */
+  remember(): void;
+}
+
+/** Throws an ApiError (validation_failed) when the request must be refused. */
+export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): Admission {
+  const nothing = { cost: 1, bytes: 0, remember: () => undefined };
+  if (typeof request.query !== 'string') return nothing; // Apollo Server answers a missing query
+  const query = request.query;
+  checkDocumentSize(query);
+  const parsed = parseQuery(query);
+  if (!parsed) return nothing;
   const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
-  assertStorableOperation(parsed.document, variables, !parsed.literalsChecked);
+  assertStorableOperation(parsed.document, variables, false);
   const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
-  if (!operation || !schema) return 1;
-  return measureOperation(schema, parsed.document, operation, variables).cost;
+  if (!schema) return nothing;
+  const cost = measureDocument(schema, parsed.document, operation, variables).cost;
+  return { cost: operation ? cost : 1, bytes: parsed.bytes, remember: () => remember(query, parsed) };
+}
+
+/** A GraphQL error answer of the admission (the request never reaches Apollo Server). */
+function refuse(ctx: Context, status: number, code: string, message: string, details: unknown, headers: Record<string, string> = {}): false {
+  ctx.set(headers);
+  ctx.status = status;
+  ctx.body = { errors: [{ message, extensions: { code, details, requestId: ctx.state.requestId } }] };
+  return false;
+}
+
+const refuseQuota = (ctx: Context, quota: Decision) =>
+  refuse(ctx, 429, 'rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], refusalHeaders(quota));
+
+/**
+ * Admits a /graphql request, or answers it (400 over a limit, 429 past a quota or the client's
+ * in-flight bytes, 503 past everyone's) and answers false. In order, so that no work a client can
+ * cause comes before it has paid for it:
+ * 1. the request spends 1 from its caller's quota (its token's, its key's, else its address's): what
+ *    a parse costs, refused or not;
+ * 2. in a turn of the event loop of its own (turns.ts), the text is parsed (or taken from the cache)
+ *    and measured against the limits, in one synchronous step: no other request runs while it is
+ *    held without being counted;
+ * 3. it reserves what its document holds from the in-flight budgets until it has been answered (both
+ *    parses: admission's, and Apollo Server's of a text it has not validated before);
+ * 4. the operation spends the rest of its estimated cost (a tenth, at least 1 in all);
+ * 5. only then is the parse cached, for the next request that sends the same text.
+ */
+export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<boolean> {
+  const scope = (ctx.state.scope = scopeOf(ctx));
+  const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
+  if (!entry.allowed) return refuseQuota(ctx, entry);
+  const client = addressKey(ctx.ip);
+  await nextTurn();
+  let admission: Admission;
+  try {
+    admission = admitGraphQLRequest(schema, request);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    ctx.set(rateLimitHeaders(entry));
+    return refuse(ctx, 400, error.code, error.message, error.details);
+  }
+  if (admission.bytes > 0) {
+    const hold = inFlightDocuments.reserve(client, 2 * admission.bytes);
+    if (hold === 'client') {
+      return refuse(ctx, 429, 'rate_limited', 'Too many GraphQL documents of this client are being answered at once: retry in a second.', [{ issue: 'in_flight_limit' }], {
+        ...rateLimitHeaders(entry),
+        'Retry-After': '1',
+      });
+    }
+    if (hold === 'total') {
+      return refuse(ctx, 503, 'service_unavailable', 'The server is answering too many GraphQL documents at once: retry in a second.', [{ issue: 'in_flight_limit' }], {
+        'Retry-After': '1',
+      });
+    }
+    ctx.res.once('close', hold.release);
+  }
+  const rest = operationPoints(admission.cost) - 1;
+  const quota = rest > 0 ? await chargeCaller(limits, sql, scope, ctx.ip, rest) : entry;
+  if (!quota.allowed) return refuseQuota(ctx, quota);
+  admission.remember();
+  ctx.set(rateLimitHeaders(quota));
+  // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
+  await nextTurn();
+  return true;
 }

@@ -13,12 +13,11 @@ import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
-import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
+import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
 import { answerErrorsAsGraphQL } from '../http/problem.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
-import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders } from '../http/rate-limits.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -30,6 +29,8 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     includeStacktraceInErrorResponses: false,
     parseOptions: PARSE_OPTIONS,
     validationRules: [knownOperationTypesRule, conditionalIntrospectionRule],
+    // Bounded in bytes (admission.ts), not by Apollo's estimate of a document's JSON.
+    documentStore: validatedDocumentStore(),
     // Every operation passes the admission checks on its full text; a hash-only persisted query
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
@@ -113,14 +114,8 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     dropEmptyOperationName(ctx);
-    const cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
-    const scope = (ctx.state.scope = scopeOf(ctx));
-    const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
-    if (!quota.allowed) {
-      throw new ApiError('rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], { headers: refusalHeaders(quota) });
-    }
-    ctx.set(rateLimitHeaders(quota));
+    if (!(await admitOperation(ctx, gateway.schema, requestParts(ctx), { limits, sql }))) return;
     await handler(ctx, next);
     addRequestId(ctx);
   });

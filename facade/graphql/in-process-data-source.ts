@@ -9,18 +9,26 @@ import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 import type { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import type { GatewayContext } from './context.ts';
+import { byteBoundedCache, parsedBytes, registerMemoryBudget } from './document-memory.ts';
 
-const MAX_CACHED_DOCUMENTS = 2_000;
+/**
+ * Bytes of parsed subgraph operations each subgraph keeps. The planner writes them from the client's
+ * operations, so they are as many and as large as clients make them: bounded in bytes
+ * (document-memory.ts), least recently used first out.
+ */
+export const SUBGRAPH_DOCUMENT_CACHE_BYTES = 1024 * 1024;
 
 export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
-  private readonly documents = new Map<string, DocumentNode>();
+  private readonly documents = byteBoundedCache<string, DocumentNode>(SUBGRAPH_DOCUMENT_CACHE_BYTES, (document, query) => parsedBytes(document, query));
 
   constructor(
     private readonly name: string,
     private readonly schema: GraphQLSchema,
     private readonly db: Database,
     private readonly logError: (error: unknown) => void,
-  ) {}
+  ) {
+    registerMemoryBudget(`subgraph_documents_${name}`, SUBGRAPH_DOCUMENT_CACHE_BYTES, () => this.documents.calculatedSize);
+  }
 
   async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {
     const query = request.query!;
@@ -31,7 +39,6 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
       if (!document) {
         const parsed = parse(query);
         assertStorableOperation(parsed, undefined);
-        if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
         this.documents.set(query, (document = parsed));
       }
       assertStorableOperation(document, request.variables, false);

@@ -1,6 +1,6 @@
-// Limits on a GraphQL operation, checked on the parsed document before anything else looks at it
+// Limits on a GraphQL document, checked on the parsed document before anything else looks at it
 // (validation, planning, execution), so that an oversized or abusive operation costs a parse and one
-// bounded walk, and is refused with an error that names the limit. The numbers are documented in
+// bounded walk, linear in the document's size, and is refused with an error that names the limit. The numbers are documented in
 // docs/graphql.md; router.yaml gives Apollo Router the same ones for the distributed topology.
 import {
   Kind,
@@ -43,6 +43,14 @@ export const GRAPHQL_LIMITS = {
   cost: 5_000,
   /** Introspection lists (types, fields, args, …) nested in one another. */
   introspectionListNesting: 3,
+  /** Fields, fragment spreads and inline fragments of the whole document, fragments expanded. */
+  selections: 5_000,
+  /**
+   * Pairs that field-merging validation compares, fragments expanded and weighed by what each
+   * comparison costs: fields answering under one response key at one place, and each fragment
+   * spread with the fields and spreads beside it.
+   */
+  fieldMerges: 50_000,
 } as const;
 
 /** A list without a limit argument is assumed to hold this many items. */
@@ -81,10 +89,12 @@ export function checkDocumentSize(query: string): void {
 
 function intValue(node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
   if (!node) return undefined;
-  if (node.kind === Kind.INT) return Number(node.value);
+  // A huge literal (Number('9'.repeat(400)) is Infinity) counts as the largest cost there is.
+  const finite = (value: number) => (Number.isFinite(value) ? value : MAX_COST);
+  if (node.kind === Kind.INT) return finite(Number(node.value));
   if (node.kind === Kind.VARIABLE) {
     const value = variables[node.name.value];
-    return typeof value === 'number' ? value : undefined;
+    return typeof value === 'number' ? finite(value) : undefined;
   }
   return undefined;
 }
@@ -103,49 +113,119 @@ function isList(type: GraphQLOutputType): boolean {
 }
 
 /**
- * Walks the operation with its fragments expanded and returns what it would cost; throws
- * LimitExceeded as soon as one limit is passed, so the walk itself is bounded by the limits.
+ * Where fields meet in the response, fragments expanded: the fields that answer under one response
+ * key at one place, and the fragment spreads and fields directly below it. Field-merging validation
+ * (graphql-js's OverlappingFieldsCanBeMerged) compares such fields pairwise, and each spread with the
+ * fields and spreads beside it, so these counts bound its work.
+ */
+interface Place {
+  children: Map<string, Place> | null;
+  /** Fields answering at this place, and what comparing one pair of them weighs (the heaviest seen). */
+  occurrences: number;
+  weight: number;
+  /** Fields and fragment spreads directly below it. */
+  fields: number;
+  spreads: number;
+}
+
+const newPlace = (): Place => ({ children: null, occurrences: 0, weight: 0, fields: 0, spreads: 0 });
+
+/**
+ * What comparing a field with another of its response key weighs, against comparing a field with a
+ * fragment spread or two spreads (1): measured with graphql-js 16's OverlappingFieldsCanBeMerged,
+ * a pair of plain leaves (no arguments, directives or selections: its fast path) costs about as much
+ * as the latter, any other pair some ten times more, and each argument (printed and compared) some
+ * fifty times more.
+ */
+const pairWeight = (node: FieldNode) =>
+  !node.selectionSet && !node.arguments?.length && !node.directives?.length ? 1 : 11 + 50 * (node.arguments?.length ?? 0);
+
+/** What every definition of a document shares: the work budgets of the walk. */
+interface Budget {
+  selections: number;
+  fieldMerges: number;
+}
+
+/**
+ * Walks one definition (an operation, or a fragment on its type condition) with its fragments
+ * expanded and returns what it would cost; throws LimitExceeded as soon as one limit is passed. Every
+ * step of the walk (a field, a fragment spread, an inline fragment) counts against the document's
+ * `selections` budget, so the walk is bounded whatever the document: a chain of fragments that spread
+ * the next one twice expands exponentially, and is refused after `selections` steps.
  *
  * Cost: a field that returns an object costs 1, a leaf 0, a metered field 10 more; a list field
  * multiplies what it and its selection cost by its size: the `limit` argument given to it or to the
  * field that holds it (a page's `data`), else 20. Introspection fields cost nothing (they never
  * reach the database) but their lists may nest at most three deep.
  */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): OperationCosts {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+function walkDefinition(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  rootType: GraphQLCompositeType | null,
+  selectionSet: SelectionSetNode,
+  parentType: GraphQLCompositeType | null,
+  variables: Record<string, unknown>,
+  budget: Budget,
+  reached: Set<string>,
+): OperationCosts {
   const totals = { depth: 0, aliases: 0, fields: 0 };
-  const rootType =
-    operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  // The fragments being expanded on the current path: a spread of one of them is a cycle, which
+  // validation refuses; the walk skips it. One set, added to and removed from as the walk goes.
+  const active = new Set<string>();
+
+  const step = () => {
+    if (--budget.selections < 0) {
+      throw new LimitExceeded(
+        'selections',
+        `The document expands to more than ${GRAPHQL_LIMITS.selections} selections (fields, fragment spreads and inline fragments, fragments expanded).`,
+      );
+    }
+  };
+  const merge = (pairs: number) => {
+    budget.fieldMerges -= pairs;
+    if (budget.fieldMerges < 0) {
+      throw new LimitExceeded(
+        'fieldMerges',
+        `The document repeats fields and fragments at the same place of the response too often (more than ${GRAPHQL_LIMITS.fieldMerges} pairs to compare, fragments expanded).`,
+      );
+    }
+  };
 
   const walk = (
-    selectionSet: SelectionSetNode,
+    set: SelectionSetNode,
     parent: GraphQLCompositeType | null,
+    place: Place,
     depth: number,
     listSize: number | undefined,
     introspectionLists: number,
-    activeFragments: Set<string>,
   ): { cost: number; rootFields: number } => {
     let cost = 0;
     let rootFields = 0;
-    for (const selection of selectionSet.selections) {
+    for (const selection of set.selections) {
+      step();
       if (selection.kind === Kind.FIELD) {
-        const result = visitField(selection, parent, depth, listSize, introspectionLists, activeFragments);
-        cost += result;
+        cost += visitField(selection, parent, place, depth, listSize, introspectionLists);
         if (selection.name.value !== '__typename') rootFields++;
-      } else {
-        const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
-        if (!fragment) continue; // validation will refuse the unknown fragment
-        const name = selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : undefined;
-        if (name && activeFragments.has(name)) continue; // a cycle: validation will refuse it
-        const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
-        const inner = new Set(activeFragments);
-        if (name) inner.add(name);
-        const result = walk(fragment.selectionSet, condition && isCompositeType(condition) ? condition : null, depth, listSize, introspectionLists, inner);
-        cost += result.cost;
-        rootFields += result.rootFields;
+        continue;
+      }
+      const name = selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : undefined;
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(name!);
+      if (!fragment) continue; // validation will refuse the unknown fragment
+      if (name) {
+        if (active.has(name)) continue; // a cycle: validation will refuse it
+        // A spread is compared with every field and spread beside it.
+        place.spreads++;
+        merge(place.spreads - 1 + place.fields);
+        active.add(name);
+        reached.add(name);
+      }
+      const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+      try {
+        const inner = walk(fragment.selectionSet, condition && isCompositeType(condition) ? condition : null, place, depth, listSize, introspectionLists);
+        cost += inner.cost;
+        rootFields += inner.rootFields;
+      } finally {
+        if (name) active.delete(name);
       }
     }
     return { cost, rootFields };
@@ -154,10 +234,10 @@ export function measureOperation(schema: GraphQLSchema, document: DocumentNode, 
   const visitField = (
     node: FieldNode,
     parent: GraphQLCompositeType | null,
+    parentPlace: Place,
     parentDepth: number,
     listSize: number | undefined,
     introspectionLists: number,
-    activeFragments: Set<string>,
   ): number => {
     const depth = parentDepth + 1;
     totals.fields++;
@@ -172,6 +252,16 @@ export function measureOperation(schema: GraphQLSchema, document: DocumentNode, 
     if (depth > GRAPHQL_LIMITS.depth) {
       throw new LimitExceeded('depth', `The operation is nested more than ${GRAPHQL_LIMITS.depth} fields deep.`);
     }
+    // Compared with every field of its response key and every spread beside it.
+    const key = node.alias?.value ?? node.name.value;
+    const children = (parentPlace.children ??= new Map());
+    let place = children.get(key);
+    if (!place) children.set(key, (place = newPlace()));
+    place.occurrences++;
+    place.weight = Math.max(place.weight, pairWeight(node));
+    parentPlace.fields++;
+    merge((place.occurrences - 1) * place.weight + parentPlace.spreads);
+
     const name = node.name.value;
     const introspection = name.startsWith('__');
     const field = fieldOf(parent, name, rootType);
@@ -187,26 +277,81 @@ export function measureOperation(schema: GraphQLSchema, document: DocumentNode, 
       }
     }
     const limitArgument = intValue(node.arguments?.find((argument) => argument.name.value === 'limit')?.value, variables);
-    const size = list ? (limitArgument ?? listSize ?? ASSUMED_LIST_SIZE) : 1;
+    const size = Math.min(list ? (limitArgument ?? listSize ?? ASSUMED_LIST_SIZE) : 1, MAX_COST);
     const inner = node.selectionSet
-      ? walk(node.selectionSet, named && isCompositeType(named) ? named : null, depth, limitArgument, nesting, activeFragments).cost
+      ? walk(node.selectionSet, named && isCompositeType(named) ? named : null, place, depth, limitArgument, nesting).cost
       : 0;
     const free = introspection || (parent?.name.startsWith('__') ?? false);
     const own = free ? 0 : (composite ? 1 : 0) + (parent === rootType && isMetered(name) ? METERED_FIELD_COST : 0);
-    return Math.max(1, size) * (own + inner);
+    // Bounded, so that a huge limit times a free selection is not NaN (Infinity × 0).
+    return Math.min(Math.max(1, size) * (own + inner), MAX_COST);
   };
 
+  const { cost, rootFields } = walk(selectionSet, parentType, newPlace(), 0, undefined, 0);
+  return { ...totals, rootFields, cost };
+}
+
+/** What an operation definition counts against `selections` before its own selections. */
+export const OPERATION_STEPS = 20;
+
+/** Above every limit, below Infinity: costs are clamped to it. */
+const MAX_COST = Number.MAX_SAFE_INTEGER;
+
+function checkOperationTotals({ rootFields, cost }: OperationCosts): void {
+  if (rootFields > GRAPHQL_LIMITS.rootFields) {
+    throw new LimitExceeded('rootFields', `The operation asks for ${rootFields} root fields; at most ${GRAPHQL_LIMITS.rootFields}.`);
+  }
+  if (cost > GRAPHQL_LIMITS.cost) {
+    throw new LimitExceeded('cost', `The operation's estimated cost is ${cost}; at most ${GRAPHQL_LIMITS.cost} (lists count with their limit, 20 when none is given).`);
+  }
+}
+
+const rootTypeOf = (schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLCompositeType | null =>
+  (operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()) ?? null;
+
+/**
+ * Measures every definition of the document (each operation, and each fragment on its own type
+ * condition: validation reads them all, used or not) against the limits and answers the costs of
+ * `operation`, the one that will run. The walk is linear in the document's size: its steps are
+ * bounded by the `selections` budget of the whole document, each costs O(1) (a map lookup at most),
+ * and the field-merging work that validation will do afterwards is bounded by `fieldMerges`.
+ * Throws an ApiError (validation_failed) naming the limit.
+ */
+export function measureDocument(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode | null | undefined, variables: Record<string, unknown>): OperationCosts {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const budget: Budget = { selections: GRAPHQL_LIMITS.selections, fieldMerges: GRAPHQL_LIMITS.fieldMerges };
+  const reached = new Set<string>();
+  let measured: OperationCosts = { depth: 0, aliases: 0, fields: 0, rootFields: 0, cost: 0 };
   try {
-    const { cost, rootFields } = walk(operation.selectionSet, rootType ?? null, 0, undefined, 0, new Set());
-    if (rootFields > GRAPHQL_LIMITS.rootFields) {
-      throw new LimitExceeded('rootFields', `The operation asks for ${rootFields} root fields; at most ${GRAPHQL_LIMITS.rootFields}.`);
+    // The operation that runs first, so that its own limits are the ones named when it passes one.
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    for (const definition of operation ? [operation, ...operations.filter((d) => d !== operation)] : operations) {
+      // Validation works through each operation's fragments again (its variables): an operation
+      // counts as OPERATION_STEPS selections besides its own.
+      budget.selections -= OPERATION_STEPS;
+      const rootType = rootTypeOf(schema, definition);
+      const costs = walkDefinition(schema, fragments, rootType, definition.selectionSet, rootType, variables, budget, reached);
+      checkOperationTotals(costs);
+      if (definition === operation) measured = costs;
     }
-    if (cost > GRAPHQL_LIMITS.cost) {
-      throw new LimitExceeded('cost', `The operation's estimated cost is ${cost}; at most ${GRAPHQL_LIMITS.cost} (lists count with their limit, 20 when none is given).`);
+    // A fragment that no operation spreads is still validated on its own: walked on its type
+    // condition. (One that an operation spreads was walked there, with at least this work.)
+    for (const [name, definition] of fragments) {
+      if (reached.has(name)) continue;
+      const condition = schema.getType(definition.typeCondition.name.value);
+      walkDefinition(schema, fragments, null, definition.selectionSet, condition && isCompositeType(condition) ? condition : null, variables, budget, reached);
     }
-    return { ...totals, rootFields, cost };
+    return measured;
   } catch (error) {
     if (error instanceof LimitExceeded) throw limitError(error.limit, error.detail);
     throw error;
   }
+}
+
+/** The costs of one operation of the document; the document's other definitions are held to the limits too. */
+export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): OperationCosts {
+  return measureDocument(schema, document, operation, variables);
 }

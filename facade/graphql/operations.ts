@@ -60,7 +60,9 @@ interface DirectTarget {
 }
 
 export class OperationRunner {
-  private readonly direct = new Map<PreparedOperation, DirectTarget>();
+  // Weak: the realtime gateway prepares operations of its own (its resource queries) and drops them
+  // from its cache; their targets (and compiled code) go with them.
+  private readonly direct = new WeakMap<PreparedOperation, DirectTarget>();
 
   constructor(
     private readonly gateway: ApolloGateway,

@@ -1,7 +1,8 @@
 // Structured JSON logs with the request id, and Prometheus metrics by route.
 import type { Middleware } from 'koa';
 import pino, { type Logger } from 'pino';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { memoryBudgets } from '../graphql/document-memory.ts';
 
 export function createLogger(): Logger {
   return pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'esports-platform' } });
@@ -27,6 +28,25 @@ export function createMetrics(): Metrics {
     labelNames: ['method', 'route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
+  });
+  // Every cache and budget bounded in bytes (docs/deployment.md#memory): what it holds, and its bound.
+  new Gauge({
+    name: 'memory_budget_used_bytes',
+    help: 'Estimated bytes held by each bounded cache or budget of the process.',
+    labelNames: ['budget'] as const,
+    registers: [registry],
+    collect() {
+      for (const { name, used } of memoryBudgets()) this.set({ budget: name }, used);
+    },
+  });
+  new Gauge({
+    name: 'memory_budget_limit_bytes',
+    help: 'The bound of each cache or budget, in bytes.',
+    labelNames: ['budget'] as const,
+    registers: [registry],
+    collect() {
+      for (const { name, limit } of memoryBudgets()) this.set({ budget: name }, limit);
+    },
   });
   const middleware: Middleware = async (ctx, next) => {
     const start = process.hrtime.bigint();

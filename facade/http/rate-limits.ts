@@ -10,6 +10,8 @@
 // arrives within one interval.
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
+import ipaddr from 'ipaddr.js';
+import { createHash } from 'node:crypto';
 import type { Database, SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import type { RequestScope } from '../../subgraphs/shared/context.ts';
 import { resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
@@ -73,6 +75,13 @@ interface Tally {
 
 const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
 
+/**
+ * The key a count is kept under: a client's own string (a client id is whatever the request sent)
+ * only while it is short; a longer one by its hash, so that every key held for a window, in memory or
+ * in a store, is at most 64 characters.
+ */
+const storedKey = (key: string) => (key.length <= 64 ? key : createHash('sha256').update(key).digest('hex'));
+
 /** One policy's counter: exact in memory, tallied locally in front of a shared store. */
 export class PolicyCounter {
   private readonly limiter: RateLimiterAbstract;
@@ -98,7 +107,8 @@ export class PolicyCounter {
   }
 
   /** Takes `points` for `key` unless that would exceed the quota (nothing is taken then). */
-  async take(key: string, points: number): Promise<Decision> {
+  async take(rawKey: string, points: number): Promise<Decision> {
+    const key = storedKey(rawKey);
     const now = Date.now();
     if (this.store.kind === 'off') return { ...OFF, policy: this.policy, remaining: this.policy.quota };
     if (this.store.kind === 'memory') {
@@ -126,7 +136,8 @@ export class PolicyCounter {
   }
 
   /** Adds points whatever the count (a failed authentication), and answers the count after them. */
-  async add(key: string, points: number): Promise<Decision> {
+  async add(rawKey: string, points: number): Promise<Decision> {
+    const key = storedKey(rawKey);
     const now = Date.now();
     if (this.store.kind === 'off') return { ...OFF, policy: this.policy, remaining: this.policy.quota };
     if (this.store.kind === 'memory') {
@@ -141,7 +152,8 @@ export class PolicyCounter {
   }
 
   /** Whether `key` is over its quota now, without taking anything. */
-  async over(key: string): Promise<Decision | null> {
+  async over(rawKey: string): Promise<Decision | null> {
+    const key = storedKey(rawKey);
     const now = Date.now();
     if (this.store.kind === 'off') return null;
     if (this.store.kind === 'memory') {
@@ -305,11 +317,11 @@ export class RateLimits {
 
   /** Past its failed authentications, an address is refused until the window ends. */
   authFailuresOver(ip: string): Promise<Decision | null> {
-    return this.counters.authFailures.over(ip);
+    return this.counters.authFailures.over(addressKey(ip));
   }
 
   recordAuthFailure(ip: string): Promise<Decision> {
-    return this.counters.authFailures.add(ip, 1);
+    return this.counters.authFailures.add(addressKey(ip), 1);
   }
 
   /** Writes what is tallied to the store (for tests and shutdown). */
@@ -326,6 +338,19 @@ export class RateLimits {
 /** The token quota's key: the application, or the application and the user a token acts for. */
 export const tokenQuotaKey = (authority: Authority) => (authority.actor.type === 'user' ? `${authority.applicationId}:${authority.actor.userId}` : authority.applicationId);
 
+/**
+ * The key of an address's quotas: the address itself for IPv4, its /64 network for IPv6, since one
+ * machine is routinely given a whole /64 and could otherwise take a fresh quota per address.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv4') return ip;
+  const v6 = address as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${v6.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+}
+
 /** Whose quota a request spends: its application (with its user), its API key, or its IP address. */
 export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number): Promise<Decision> {
   if (scope.authorization) {
@@ -336,7 +361,7 @@ export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: Re
     const key = await (scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey)).catch(() => null);
     if (key) return limits.take('apiKey', key.keyId, points);
   }
-  return limits.take('anonymous', ip, points);
+  return limits.take('anonymous', addressKey(ip), points);
 }
 
 /** A GraphQL operation spends a tenth of its estimated cost (docs/graphql.md), at least 1. */

@@ -72,7 +72,13 @@ function render(args: ExecutionArgs, change: FeedChange): Rendered {
  * `complete` and on close; it ends itself when its stream is closed as too slow or fails.
  */
 export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
-  const source = await createSourceEventStream(args);
+  let source: Awaited<ReturnType<typeof createSourceEventStream>>;
+  try {
+    source = await createSourceEventStream(args);
+  } finally {
+    // No stream, no subscription: what was reserved for it goes back (a stream releases it when it ends).
+    if (!source! || !(Symbol.asyncIterator in source)) (args.contextValue as SubscriptionContext).memory.release();
+  }
   if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
   const stream = source as unknown as ChangeStream;
   const { outlet, subscriptionId } = args.contextValue as SubscriptionContext;

@@ -21,6 +21,18 @@ export const readOf = (change: FeedChange): string => {
   return read === undefined ? change.cursor : `r${read}`;
 };
 
+// What a change holds in memory, estimated once per change: its payload's JSON, two bytes a
+// character, and its fields and object overhead. A backlog of changes is bounded by these bytes.
+const sizes = new WeakMap<FeedChange, number>();
+export function changeBytes(change: FeedChange): number {
+  let bytes = sizes.get(change);
+  if (bytes === undefined) {
+    bytes = 512 + 2 * (JSON.stringify(change.payload ?? null).length + change.cursor.length + (change.eventId?.length ?? 0) + (change.resourceId?.length ?? 0) + change.type.length);
+    sizes.set(change, bytes);
+  }
+  return bytes;
+}
+
 export type HubListener = (changes: FeedChange[]) => void;
 
 export class ChangeHub {

@@ -8,6 +8,10 @@ import { prepareOperation, type OperationRunner, type PreparedOperation } from '
 import type { GatewayContext } from '../graphql/context.ts';
 import { ChangeStream } from './stream.ts';
 import { readOf } from './hub.ts';
+import { byteBoundedCache, parsedBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
+
+/** What the resource queries built from subscriptions may hold, least recently used first out. */
+export const RESOURCE_QUERY_CACHE_BYTES = 2 * 1024 * 1024;
 import type { SubscriptionContext } from './types.ts';
 
 const CHANGE_FIELDS = `
@@ -107,7 +111,10 @@ interface ResourceQuery {
 // By query text, shared by every subscriber asking alike; and by the subscription's field node (one
 // per distinct subscription text: the gateway parses each text once) and credential kind, whose
 // queries differ, so that a subscription builds its query once, not once per change.
-const prepared = new Map<string, PreparedOperation>();
+// Bounded in bytes: an operation holds its document, its query plan and its compiled code, measured
+// at under twice the document's estimate (document-memory.ts).
+const prepared = byteBoundedCache<string, PreparedOperation>(RESOURCE_QUERY_CACHE_BYTES, (operation) => 2 * parsedBytes(operation.document, operation.source));
+registerMemoryBudget('gateway_resource_queries', RESOURCE_QUERY_CACHE_BYTES, () => prepared.calculatedSize);
 const perField = { key: new WeakMap<FieldNode, ResourceQuery>(), token: new WeakMap<FieldNode, ResourceQuery>() };
 
 /** Adds __typename to every selection set, so that abstract types resolve from the fetched data. */
@@ -154,7 +161,6 @@ function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper
   if (!operation) {
     operation = prepareOperation(source);
     runner.check(operation);
-    if (prepared.size >= 1000) prepared.clear();
     prepared.set(source, operation);
   }
   const query = { operation, path };
@@ -208,6 +214,8 @@ function subscribeTo(field: SubscriptionField) {
         after: ctx.after,
         filter: changeFilter(field, args),
         maxQueued: ctx.limits.maxQueued,
+        maxQueuedBytes: ctx.limits.maxQueuedBytes,
+        memory: ctx.memory,
         onOverflow: () => ctx.socket.close(ctx.limits.slowConsumerCode, 'Too far behind: reconnect and resume from your last cursor.'),
       }),
     resolve: (change: FeedChange) => change,

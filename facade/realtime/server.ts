@@ -15,7 +15,6 @@ import {
   validate,
   type DocumentNode,
   type GraphQLSchema,
-  type OperationDefinitionNode,
 } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
@@ -30,10 +29,12 @@ import { deliverSubscription } from './delivery.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
-import { checkDocumentSize, measureOperation } from '../graphql/limits.ts';
-import { PARSE_OPTIONS, parseOnce } from '../graphql/admission.ts';
+import { checkDocumentSize, measureDocument } from '../graphql/limits.ts';
+import { PARSE_OPTIONS, parseQuery, remember, type Parsed } from '../graphql/admission.ts';
+import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
-import { operationPoints, rateLimitedMessage, tokenQuotaKey, type RateLimits } from '../http/rate-limits.ts';
+import { nextTurn } from '../http/turns.ts';
+import { operationPoints, rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { refuseHandshake } from '../http/client-errors.ts';
 
 export const CLOSE_CODES = {
@@ -43,6 +44,12 @@ export const CLOSE_CODES = {
   tooManySockets: 4029,
   /** The subscriber fell too far behind: reconnect and resume from the last cursor received. */
   slowConsumer: 4008,
+  /**
+   * The socket sent more messages than the limit allows (GATEWAY_MESSAGE_LIMIT). graphql-ws uses the
+   * same code for a second connection_init, and its client does not reconnect after it: a client that
+   * floods has a bug to fix first.
+   */
+  tooManyMessages: 4429,
 } as const;
 
 export const GATEWAY_PATHS = { token: '/graphql', key: '/api/v1/gateway' } as const;
@@ -52,13 +59,85 @@ const envInt = (name: string, fallback: number) => {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 };
 
+/** GATEWAY_MESSAGE_LIMIT="<messages>/<seconds>": incoming messages a socket may send per window. */
+function messageLimit(value = process.env.GATEWAY_MESSAGE_LIMIT ?? '100/10') {
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`GATEWAY_MESSAGE_LIMIT must read <messages>/<seconds>, e.g. 100/10; it is "${value}".`);
+  return { messages: Number(match[1]), windowMs: Number(match[2]) * 1000, closeCode: CLOSE_CODES.tooManyMessages };
+}
+
 export function realtimeLimits(): RealtimeLimits {
   return {
     maxSubscriptionsPerSocket: envInt('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET', 50),
     maxSocketsPerCredential: envInt('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL', 2000),
     maxQueued: envInt('GATEWAY_MAX_QUEUED', 1000),
+    maxQueuedBytes: envInt('GATEWAY_MAX_QUEUED_KB', 1024) * 1024,
     slowConsumerCode: CLOSE_CODES.slowConsumer,
   };
+}
+
+/** What the gateway's subscriptions may hold in all, and per key or token (GATEWAY_MEMORY_MB, GATEWAY_MEMORY_PER_CREDENTIAL_MB). */
+export const subscriptionMemory = new InFlightBytes(envInt('GATEWAY_MEMORY_MB', 20) * 1024 * 1024, envInt('GATEWAY_MEMORY_PER_CREDENTIAL_MB', 16) * 1024 * 1024);
+registerMemoryBudget('gateway_subscriptions', subscriptionMemory.maxBytes, () => subscriptionMemory.bytes);
+
+/**
+ * What one running subscription holds besides its document and its backlog: its stream, its
+ * delivery loop, graphql-ws's bookkeeping and its share of its socket (measured at 8–12 KiB per
+ * subscriber, docs/realtime.md#measured).
+ */
+export const SUBSCRIPTION_BYTES = 12 * 1024;
+
+// Documents held by running subscriptions, each counted once however many subscriptions share it
+// (a thousand overlays sending one text share one parse): held from the first subscription's
+// reservation until the last one ends.
+const heldDocuments = new Map<DocumentNode, { subscriptions: number; hold: Hold }>();
+
+/**
+ * Reserves what a starting subscription holds (its share, and its document when no running
+ * subscription holds that already); the reservation's release ends both, once.
+ */
+function holdSubscription(credential: string, document: DocumentNode, documentBytes: number): Hold | 'client' | 'total' {
+  let entry = heldDocuments.get(document);
+  let documentHold: Hold | null = null;
+  if (!entry) {
+    const held = subscriptionMemory.reserve(credential, documentBytes);
+    if (typeof held === 'string') return held;
+    documentHold = held;
+  }
+  const own = subscriptionMemory.reserve(credential, SUBSCRIPTION_BYTES);
+  if (typeof own === 'string') {
+    documentHold?.release();
+    return own;
+  }
+  if (!entry) heldDocuments.set(document, (entry = { subscriptions: 0, hold: documentHold! }));
+  entry.subscriptions++;
+  const counted = entry;
+  let released = false;
+  return {
+    resize: (bytes) => own.resize(bytes),
+    get bytes() {
+      return own.bytes;
+    },
+    release: () => {
+      if (released) return;
+      released = true;
+      own.release();
+      if (--counted.subscriptions === 0) {
+        heldDocuments.delete(document);
+        counted.hold.release();
+      }
+    },
+  };
+}
+
+/** graphql-js's own error for a text that does not parse. */
+function syntaxError(query: string): unknown {
+  try {
+    parse(query, PARSE_OPTIONS);
+    return new GraphQLError('The subscription could not be parsed.');
+  } catch (error) {
+    return error;
+  }
 }
 
 const asGraphQLError = (error: unknown): GraphQLError =>
@@ -94,12 +173,14 @@ export class RealtimeGateway {
   private readonly socketOf = new WeakMap<WebSocket, Socket>();
   private readonly perCredential = new Map<string, number>();
   private readonly accessChecks = new Map<string, PreparedOperation>();
+  /** By credential: the last subscription being prepared (the next one waits for it); none when idle. */
+  private readonly preparing = new Map<string, Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
     this.hub = new ChangeHub(options.db);
     this.schema = realtimeSchema(options.gateway.schema!);
-    this.transport = new CoalescingTransport({ log: options.log });
+    this.transport = new CoalescingTransport({ log: options.log, messageLimit: messageLimit() });
     this.servers = { token: this.serve('token'), key: this.serve('key') };
   }
 
@@ -164,11 +245,25 @@ export class RealtimeGateway {
         if (Object.keys(ctx.subscriptions).length > this.limits.maxSubscriptionsPerSocket) {
           return [new GraphQLError(`A socket holds at most ${this.limits.maxSubscriptionsPerSocket} subscriptions.`, { extensions: { code: 'too_many_subscriptions' } })];
         }
+        // One at a time per key or token (across its sockets), each in a turn of the event loop of its
+        // own: a burst of subscribe messages is prepared one after another, with other requests
+        // answered between them.
+        const credential = socket.credential.hash;
+        const previous = this.preparing.get(credential) ?? Promise.resolve();
+        let done!: () => void;
+        const mine = new Promise<void>((resolve) => (done = resolve));
+        this.preparing.set(credential, mine);
         try {
+          await previous;
+          await nextTurn();
+          if (!(id in ctx.subscriptions)) return [new GraphQLError('The subscription was completed before it started.')];
           return await this.prepare(socket, id, payload);
         } catch (error) {
           if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
           return [asGraphQLError(error)];
+        } finally {
+          done();
+          if (this.preparing.get(credential) === mine) this.preparing.delete(credential);
         }
       },
     });
@@ -213,52 +308,92 @@ export class RealtimeGateway {
     }
   }
 
-  /** Parses, validates and checks a subscription; answers its execution arguments. */
+  /**
+   * Parses, measures, validates and checks a subscription; answers its execution arguments. In the
+   * order of /graphql's admission (admission.ts), so that nothing a client sends costs work before it
+   * has paid for it: 1 from its credential's quota before the text is parsed, the parse's bytes
+   * reserved while it is prepared, the limits before validation, the rest of its cost before it starts.
+   */
   private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
+    const { policy, key } = socket.credential.quota;
+    const rateLimited = (quota: Decision) => [
+      new GraphQLError(rateLimitedMessage(quota), { extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], retryAfter: quota.resetSeconds } }),
+    ];
+    const entry = await this.options.rateLimits.take(policy, key, 1);
+    if (!entry.allowed) return rateLimited(entry);
+    const busy = (which: 'client' | 'total') =>
+      new GraphQLError(
+        which === 'client' ? 'This key or token holds too much in subscriptions being started or running: retry later.' : 'The gateway holds too much in subscriptions: retry later.',
+        { extensions: { code: which === 'client' ? 'rate_limited' : 'service_unavailable', details: [{ issue: 'memory_limit' }], retryAfter: 1 } },
+      );
+    const credential = `gateway:${socket.credential.hash}`;
+    // Parsed, measured and validated in one synchronous step (nothing else runs while the parse is
+    // held uncounted), then held in the in-flight budget while the subscription is prepared.
     let document: DocumentNode;
+    let bytes: number;
+    let cost: number;
+    let parsed: Parsed;
     try {
       checkDocumentSize(payload.query);
       // Parsed once per text, as for /graphql, and shared: a thousand overlays sending the same text
       // hold one parse tree (and share the resource queries built from it), not one each.
-      document = parseOnce(payload.query)?.document ?? parse(payload.query, PARSE_OPTIONS);
+      const found = parseQuery(payload.query);
+      if (!found) return [asGraphQLError(syntaxError(payload.query))];
+      parsed = found;
+      ({ document, bytes } = parsed);
       assertStorableOperation(document, payload.variables ?? undefined, false);
+      const operation = getOperationAST(document, payload.operationName);
+      // The limits of /graphql (depth, aliases, fields, estimated cost), before validation reads it.
+      ({ cost } = measureDocument(this.schema, document, operation, payload.variables ?? {}));
+      const errors = validate(this.schema, document);
+      if (errors.length) return errors;
+      if (!operation) return [new GraphQLError('Unable to identify the operation.')];
+      if (operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
     } catch (error) {
       return [asGraphQLError(error)];
     }
-    const errors = validate(this.schema, document);
-    if (errors.length) return errors;
-    const operation = getOperationAST(document, payload.operationName) as OperationDefinitionNode | null;
-    if (!operation) return [new GraphQLError('Unable to identify the operation.')];
-    if (operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
-    const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
-    if (coerced.errors) return coerced.errors;
-    // The limits of /graphql (depth, aliases, fields, estimated cost), and the cost spent from the quota.
-    const { cost } = measureOperation(this.schema, document, operation, coerced.coerced);
-    const { policy, key } = socket.credential.quota;
-    const quota = await this.options.rateLimits.take(policy, key, operationPoints(cost));
-    if (!quota.allowed) {
-      return [new GraphQLError(rateLimitedMessage(quota), { extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], retryAfter: quota.resetSeconds } })];
+    const preparing = inFlightDocuments.reserve(credential, bytes);
+    if (typeof preparing === 'string') return [busy(preparing)];
+    try {
+      try {
+        const rest = operationPoints(cost) - 1;
+        const quota = rest > 0 ? await this.options.rateLimits.take(policy, key, rest) : entry;
+        if (!quota.allowed) return rateLimited(quota);
+        remember(payload.query, parsed);
+      } catch (error) {
+        return [asGraphQLError(error)];
+      }
+      const operation = getOperationAST(document, payload.operationName)!;
+      const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+      if (coerced.errors) return coerced.errors;
+      const fieldNode = operation.selectionSet.selections[0];
+      if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
+      const field = fieldNode.name.value as SubscriptionField;
+      const args = getArgumentValues(this.schema.getSubscriptionType()!.getFields()[field], fieldNode, coerced.coerced);
+      const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
+      if (after) await assertRetained(this.options.db.sql, after, 'after');
+      if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+      // What the subscription holds while it runs: its share, its document (once, however many
+      // subscriptions share it) and its backlog as it grows (stream.ts).
+      const memory = holdSubscription(credential, document, bytes);
+      if (typeof memory === 'string') return [busy(memory)];
+      const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
+      const contextValue: SubscriptionContext = {
+        socket,
+        hub: this.hub,
+        db: this.options.db,
+        runner: this.options.runner,
+        limits: this.limits,
+        after,
+        signature,
+        subscriptionId,
+        outlet: this.transport.outlet(socket.ws),
+        memory,
+      };
+      return { schema: this.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? {}, contextValue };
+    } finally {
+      preparing.release();
     }
-    const fieldNode = operation.selectionSet.selections[0];
-    if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
-    const field = fieldNode.name.value as SubscriptionField;
-    const args = getArgumentValues(this.schema.getSubscriptionType()!.getFields()[field], fieldNode, coerced.coerced);
-    const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
-    if (after) await assertRetained(this.options.db.sql, after, 'after');
-    if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
-    const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
-    const contextValue: SubscriptionContext = {
-      socket,
-      hub: this.hub,
-      db: this.options.db,
-      runner: this.options.runner,
-      limits: this.limits,
-      after,
-      signature,
-      subscriptionId,
-      outlet: this.transport.outlet(socket.ws),
-    };
-    return { schema: this.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? {}, contextValue };
   }
 
   /** The caller may see the event (and the match or playday named): asked of the graph with its credential. */

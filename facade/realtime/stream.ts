@@ -10,7 +10,8 @@
 // delivery loop sends everything that is ready in one go, without a promise per change.
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { comparePositions, readChanges, type FeedChange, type FeedPosition } from '../../subgraphs/shared/change-feed.ts';
-import { markRead, type ChangeHub } from './hub.ts';
+import { changeBytes, markRead, type ChangeHub } from './hub.ts';
+import type { Hold } from '../graphql/document-memory.ts';
 
 export interface StreamOptions {
   hub: ChangeHub;
@@ -19,11 +20,21 @@ export interface StreamOptions {
   filter: (change: FeedChange) => boolean;
   /** Live changes this subscription may hold unsent before it is given up as too slow. */
   maxQueued: number;
+  /** The same in bytes (changeBytes). */
+  maxQueuedBytes: number;
+  /**
+   * The subscription's reservation of the gateway's memory: grown as its backlog grows, shrunk once
+   * it has drained, released when the stream ends. A backlog it cannot grow into is too slow.
+   */
+  memory: Hold;
   onOverflow: () => void;
 }
 
 export class ChangeStream implements AsyncIterableIterator<FeedChange> {
   private readonly queue: FeedChange[] = [];
+  /** Estimated bytes of the queue, and what the reservation held beyond the subscription's own share when it started. */
+  private queuedBytes = 0;
+  private readonly baseBytes: number;
   private replayed: FeedChange[] = [];
   private replaying: boolean;
   private loading = false;
@@ -39,10 +50,15 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
   constructor(private readonly options: StreamOptions) {
     this.last = options.after;
     this.replaying = options.after !== null;
+    this.baseBytes = options.memory.bytes;
     this.unsubscribe = options.hub.subscribe((changes) => {
       if (this.finished) return;
-      for (const change of changes) if (options.filter(change)) this.queue.push(change);
-      if (this.queue.length > options.maxQueued) {
+      for (const change of changes) {
+        if (!options.filter(change)) continue;
+        this.queue.push(change);
+        this.queuedBytes += changeBytes(change);
+      }
+      if (this.queue.length > options.maxQueued || this.queuedBytes > options.maxQueuedBytes || !this.reserveBacklog()) {
         this.finish();
         options.onOverflow();
         return;
@@ -65,19 +81,35 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
       return undefined;
     }
     for (let change = this.queue.shift(); change; change = this.queue.shift()) {
+      this.queuedBytes -= changeBytes(change);
       if (this.last && comparePositions(change.position, this.last) <= 0) continue;
       this.last = change.position;
+      if (this.queue.length === 0) this.reserveBacklog();
       return change;
     }
     return undefined;
+  }
+
+  /**
+   * Keeps the reservation at the subscription's share plus its backlog (grown as the backlog grows,
+   * back to the share once it is gone); false when the budgets cannot take the backlog. Each
+   * subscription counts the change records it holds, though subscribers share them: an upper bound.
+   */
+  private reserveBacklog(): boolean {
+    const { memory } = this.options;
+    const wanted = this.baseBytes + this.queuedBytes;
+    if (wanted > memory.bytes || this.queuedBytes === 0) return memory.resize(wanted);
+    return true;
   }
 
   finish(): void {
     if (this.finished) return;
     this.finished = true;
     this.queue.length = 0;
+    this.queuedBytes = 0;
     this.replayed = [];
     this.unsubscribe();
+    this.options.memory.release();
     this.ready();
   }
 

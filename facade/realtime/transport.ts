@@ -26,6 +26,12 @@ export interface Extra {
 
 export interface TransportOptions {
   log: (message: string, error?: unknown) => void;
+  /**
+   * At most `messages` incoming messages per socket in each window of `windowMs`: past them the socket
+   * is closed with `closeCode` and what else it sends is dropped unread, so that a flood of subscribe
+   * (or subscribe and complete) messages costs a counter, not a parse and a promise each.
+   */
+  messageLimit: { messages: number; windowMs: number; closeCode: number };
 }
 
 /**
@@ -109,15 +115,32 @@ export class CoalescingTransport {
             return new Promise<void>((resolve) => outbox.wakers.push(resolve));
           },
           close: (code, reason) => ws.close(code, reason),
-          onMessage: (handle) =>
+          onMessage: (handle) => {
+            const { messages, windowMs, closeCode } = this.options.messageLimit;
+            let windowStart = Date.now();
+            let count = 0;
             ws.on('message', async (data) => {
+              // A socket being closed reads nothing more (ws still parses what has arrived).
+              if (ws.readyState !== ws.OPEN) return;
+              const now = Date.now();
+              if (now - windowStart >= windowMs) {
+                windowStart = now;
+                count = 0;
+              }
+              if (++count > messages) {
+                ws.close(closeCode, `Too many messages: at most ${messages} in ${windowMs / 1000} s.`);
+                // A flooder need not answer the close: it is cut off a second later.
+                setTimeout(() => ws.terminate(), 1000).unref();
+                return;
+              }
               try {
                 await handle(String(data));
               } catch (error) {
                 this.options.log('gateway message handling failed', error);
                 ws.close(CloseCode.InternalServerError, 'Internal server error');
               }
-            }),
+            });
+          },
         },
         { socket: ws },
       );

@@ -5,6 +5,7 @@ import type { FeedPosition } from '../../subgraphs/shared/change-feed.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { ChangeHub } from './hub.ts';
 import type { Outlet } from './transport.ts';
+import type { Hold } from '../graphql/document-memory.ts';
 
 /** The credential a socket was opened with. */
 export interface Credential {
@@ -34,6 +35,8 @@ export interface RealtimeLimits {
   maxSocketsPerCredential: number;
   /** Changes a subscription may have waiting before it is closed as too slow. */
   maxQueued: number;
+  /** The same in bytes (estimated, hub.ts changeBytes). */
+  maxQueuedBytes: number;
   slowConsumerCode: number;
 }
 
@@ -50,4 +53,6 @@ export interface SubscriptionContext {
   /** The subscription's id on its socket, and where its messages go. */
   subscriptionId: string;
   outlet: Outlet;
+  /** What it holds of the gateway's memory budget (server.ts); released when it ends. */
+  memory: Hold;
 }

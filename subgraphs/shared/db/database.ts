@@ -79,12 +79,20 @@ function counting<T extends object>(target: T, counter: Counter): T {
 // Named prepared statements let PostgreSQL skip planning on the hot path.
 // Names are remembered per statement text: the set of statements is fixed, and hashing the text on
 // every query would be work on the hot path for nothing.
+// At most 4 MiB of statement text is remembered (its characters, two bytes each at most, and 64 for
+// the entry): the statements are Prisma's and the platform's, but their texts vary with list sizes.
 const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_BYTES = 4 * 1024 * 1024;
+let statementNamesBytes = 0;
 function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
   if (!name) {
     name = `p_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}`;
-    if (statementNames.size < 10_000) statementNames.set(query.sql, name);
+    const bytes = 2 * query.sql.length + 64;
+    if (statementNamesBytes + bytes <= STATEMENT_NAMES_BYTES) {
+      statementNames.set(query.sql, name);
+      statementNamesBytes += bytes;
+    }
   }
   return name;
 }

@@ -1,0 +1,247 @@
+// No client exhausts the server's memory: the server started as `npm start` starts it (its heap
+// bounded by --max-old-space-size=128) takes floods of distinct near-limit GraphQL documents by GET
+// and POST, with and without a credential, and floods of subscribe (and subscribe/complete) messages
+// on both gateway paths, and lives: /healthz answers within a second throughout, every cache and
+// budget stays within its bound (/metrics), and so does the heap.
+import { Worker } from 'node:worker_threads';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchEnvironment } from '../support/scratch-database.ts';
+import { assertNoServerLeft, isAlive, startServerProcess, type ServerProcess } from '../support/processes.ts';
+
+let server: ServerProcess;
+let cleanup: () => Promise<void>;
+let base: string;
+
+beforeAll(async () => {
+  let env: Record<string, string>;
+  ({ env, cleanup } = await scratchEnvironment('t_floods'));
+  server = await startServerProcess({
+    args: ['start', '--silent'],
+    // A short drain: the floods leave nothing worth waiting for at the end.
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', SHUTDOWN_DRAIN_MS: '1000' },
+    ready: /GraphQL\s+(http:\/\/\S+)\/graphql/,
+  });
+  base = server.base;
+  // Warm up: the first documents of each kind compile the server's code paths and fill its caches
+  // (and its heap grows to hold them) once; the floods below measure the server warm.
+  await flood(160, 16, (i) => [post, get][i % 2](i % 4 < 2 ? refusedDocument(-1 - i) : admittedDocument(-1 - i, i % 2 ? 8_000 : 28_000), i % 3 ? 'demo-token-app' : undefined));
+  // And the gateway: a subscription on each path (its access check is planned and compiled once).
+  for (const [path, params] of [['/graphql', { authorization: 'Bearer demo-token-app' }], ['/api/v1/gateway', { apiKey: 'demo-org-key-0001' }]] as const) {
+    const ws = await openSocket(path, params);
+    for (let i = 0; i < 20; i++) ws.send(JSON.stringify({ id: `w${i}`, type: 'subscribe', payload: subscription(-1 - i) }));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    ws.close();
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await cleanup?.();
+  assertNoServerLeft();
+});
+
+const rep = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join(' ');
+
+interface Seen {
+  slowestHealthMs: number;
+  healthFailures: string[];
+  heapMiB: number;
+  overBudget: string[];
+}
+
+interface Watch {
+  /** Stops watching: the slowest /healthz answer (ms), failures, and the highest figures seen. */
+  stop(): Promise<Seen>;
+}
+
+// The watcher runs in a thread of its own, so that what it measures is the server's answer, not the
+// wait for this thread's event loop, which the flooding clients keep busy.
+const WATCHER = `
+const { parentPort, workerData: base } = require('node:worker_threads');
+let running = true;
+const seen = { slowestHealthMs: 0, healthFailures: [], heapMiB: 0, overBudget: [] };
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+parentPort.on('message', () => (running = false));
+(async () => {
+  const health = (async () => {
+    while (running) {
+      // The time to the answer is what counts (the test fails above 1 s); the abort only keeps a
+      // server that never answers from hanging the watcher.
+      const started = performance.now();
+      try {
+        const response = await fetch(base + '/healthz', { signal: AbortSignal.timeout(5000) });
+        await response.text();
+        if (response.status !== 200) seen.healthFailures.push('status ' + response.status);
+      } catch (error) {
+        seen.healthFailures.push(String(error));
+      }
+      seen.slowestHealthMs = Math.max(seen.slowestHealthMs, performance.now() - started);
+      await pause(100);
+    }
+  })();
+  const metrics = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(base + '/metrics', { signal: AbortSignal.timeout(10000) })).text();
+        const heap = /^nodejs_heap_size_used_bytes (\\S+)/m.exec(text);
+        if (heap) seen.heapMiB = Math.max(seen.heapMiB, Number(heap[1]) / 2 ** 20);
+        const limits = new Map([...text.matchAll(/^memory_budget_limit_bytes\\{budget="([^"]+)"\\} (\\S+)/gm)].map((m) => [m[1], Number(m[2])]));
+        for (const [, name, used] of text.matchAll(/^memory_budget_used_bytes\\{budget="([^"]+)"\\} (\\S+)/gm)) {
+          if (Number(used) > (limits.get(name) ?? 0)) seen.overBudget.push(name + ': ' + used + ' of ' + limits.get(name));
+        }
+      } catch (error) {
+        seen.healthFailures.push('metrics: ' + error);
+      }
+      await pause(500);
+    }
+  })();
+  await Promise.all([health, metrics]);
+  parentPort.postMessage(seen);
+})();
+`;
+
+/** Asks /healthz every 100 ms and reads /metrics every 500 ms while a flood runs. */
+function watch(): Watch {
+  const worker = new Worker(WATCHER, { eval: true, workerData: base });
+  const result = new Promise<Seen>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      const seen = await result;
+      await worker.terminate();
+      return seen;
+    },
+  };
+}
+
+async function expectSurvived(watching: Watch) {
+  const seen = await watching.stop();
+  expect(isAlive(server.pid), `the server died:\n${server.output().slice(-2000)}`).toBe(true);
+  expect(seen.healthFailures).toEqual([]);
+  expect(seen.slowestHealthMs).toBeLessThan(1000);
+  expect(seen.overBudget).toEqual([]);
+  // The old space is capped at 128 MiB by the flags; the young generation adds up to 3 × 8 MiB.
+  expect(seen.heapMiB).toBeGreaterThan(0);
+  expect(seen.heapMiB).toBeLessThan(152);
+  return seen;
+}
+
+/** Runs `count` requests, `concurrency` at a time; answers the statuses seen. */
+async function flood(count: number, concurrency: number, send: (i: number) => Promise<Response>): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        try {
+          const response = await send(i);
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        } catch {
+          statuses.set(0, (statuses.get(0) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return statuses;
+}
+
+// Near the limits and each one distinct: 4,990 tokens of fields (refused: more than 1,000 fields;
+// its parse holds about 2.4 MB), and a document that passes every limit and validation (90
+// __typename with two directives each, about as many as fieldMerges lets through, and a long
+// string, up to the 32 KiB of text).
+const refusedDocument = (i: number) => `{ u${i < 0 ? `w${-i}` : i} ${'a '.repeat(4990)}}`;
+const admittedDocument = (i: number, text = 28_000) => `query Q${i < 0 ? `w${-i}` : i} { __type(name: "${'T'.repeat(text)}") { name } ${rep(90, () => '__typename @include(if: true) @skip(if: false)')} }`;
+const post = (query: string, token?: string) =>
+  fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  });
+const get = (query: string, token?: string) =>
+  fetch(`${base}/graphql?${new URLSearchParams({ query })}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+describe('floods of distinct GraphQL documents', () => {
+  it.each([
+    ['POST', 'no credential', post, undefined],
+    ['POST', 'a token', post, 'demo-token-app'],
+    ['GET', 'no credential', get, undefined],
+    ['GET', 'a token', get, 'demo-token-app'],
+  ] as const)('by %s with %s: the server lives and stays within its budgets', async (method, _who, send, token) => {
+    const watching = watch();
+    // GET carries the text in the URL (16 KB of request line and headers at most): a shorter admitted document.
+    const admitted = (i: number) => admittedDocument(i, method === 'GET' ? 8_000 : 28_000);
+    const statuses = await flood(300, 16, (i) => send(i % 2 ? refusedDocument(i) : admitted(i), token));
+    await expectSurvived(watching);
+    // Each was answered: admitted (200), refused by a limit (400), past a quota or the in-flight budget (429, 503).
+    expect([...statuses.keys()].every((status) => [200, 400, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(400)).toBeGreaterThan(0);
+  }, 180_000);
+});
+
+/** A gateway socket, initialised with `params`; resolves with the socket once acknowledged. */
+function openSocket(path: string, params: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, 'graphql-transport-ws');
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: params })));
+    ws.once('message', (data) => {
+      const message = JSON.parse(String(data));
+      if (message.type === 'connection_ack') resolve(ws);
+      else reject(new Error(`not acknowledged: ${String(data)}`));
+    });
+    ws.once('error', reject);
+  });
+}
+
+const closeOf = (ws: WebSocket) => new Promise<number>((resolve) => (ws.readyState === ws.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))));
+
+const subscription = (i: number) => ({
+  query: `subscription S${i < 0 ? `w${-i}` : i} { eventChanged(eventId: "evt_open") { cursor ${rep(80, () => '__typename @include(if: true)')} } }`,
+});
+
+describe('floods of gateway messages', () => {
+  it.each([
+    ['/graphql', { authorization: 'Bearer demo-token-app' }, 'subscribe'],
+    ['/graphql', { authorization: 'Bearer demo-token-app' }, 'subscribe/complete'],
+    ['/api/v1/gateway', { apiKey: 'demo-org-key-0001' }, 'subscribe'],
+    ['/api/v1/gateway', { apiKey: 'demo-org-key-0001' }, 'subscribe/complete'],
+  ] as const)('on %s: a %s flood of 30,000 messages closes the socket with 4429 and the server lives', async (path, params, kind) => {
+    const watching = watch();
+    const ws = await openSocket(path, params);
+    const closed = closeOf(ws);
+    // As fast as the socket takes them, distinct subscriptions near the limits.
+    for (let i = 0; i < 30_000 && ws.readyState === ws.OPEN; i++) {
+      ws.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: subscription(i) }));
+      if (kind === 'subscribe/complete') ws.send(JSON.stringify({ id: `s${i}`, type: 'complete' }));
+      if (i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await closed).toBe(4429);
+    await expectSurvived(watching);
+  }, 120_000);
+
+  it('many sockets of one key, each within the message limit, subscribing distinct documents: budgets hold', async () => {
+    const watching = watch();
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => openSocket('/api/v1/gateway', { apiKey: 'demo-org-key-0001' })));
+    const answers = new Map<string, number>();
+    for (const ws of sockets) {
+      ws.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        const code = message.type === 'error' ? (message.payload?.[0]?.extensions?.code ?? 'error') : message.type;
+        answers.set(code, (answers.get(code) ?? 0) + 1);
+      });
+    }
+    let n = 0;
+    for (const ws of sockets) for (let i = 0; i < 45; i++) ws.send(JSON.stringify({ id: `m${n}`, type: 'subscribe', payload: subscription(n++) }));
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    await expectSurvived(watching);
+    // Some started (no message until a change), the rest were refused with a reason, none crashed a socket.
+    expect(sockets.every((ws) => ws.readyState === ws.OPEN)).toBe(true);
+    expect([...answers.keys()].every((code) => ['rate_limited', 'service_unavailable', 'too_many_subscriptions'].includes(code)), JSON.stringify([...answers])).toBe(true);
+    for (const ws of sockets) ws.close();
+  }, 120_000);
+});
