@@ -1,7 +1,7 @@
 // What /graphql checks before Apollo Server sees a request: the query's size and token count, the
 // operation's limits (limits.ts) and that no literal or variable holds text the database cannot
 // store. A refused request answers 400 with a GraphQL error body naming the limit or the field.
-import { GraphQLError, getOperationAST, parse, type DocumentNode } from 'graphql';
+import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
@@ -62,5 +62,22 @@ export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: 
   assertStorableOperation(parsed.document, variables, !parsed.literalsChecked);
   const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
   if (!operation || !schema) return 1;
-  return measureOperation(schema, parsed.document, operation, variables).cost;
+  return measureOperation(schema, parsed.document, operation, withDefaults(schema, operation, variables)).cost;
+}
+
+/**
+ * The variables as the operation will run with them: a variable not sent takes its default
+ * (`query($l: Int = 100)`), so the estimate counts the 100 and not the 20 assumed for no limit.
+ */
+function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  let filled = variables;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!definition.defaultValue || Object.hasOwn(variables, name)) continue;
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type)) continue;
+    if (filled === variables) filled = { ...variables };
+    filled[name] = valueFromAST(definition.defaultValue, type);
+  }
+  return filled;
 }
