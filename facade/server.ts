@@ -63,6 +63,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** TRUST_PROXY: how many proxies stand in front (default 0: the peer of the connection is the client). */
+function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
+  if (!/^\d{1,2}$/.test(value.trim())) throw new Error(`TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2, …); it is "${value}".`);
+  return Number(value.trim());
+}
+
 export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   const logger = createLogger();
   const metrics = createMetrics();
@@ -102,7 +108,12 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   await worker?.start();
 
   const app = new Koa();
-  app.proxy = process.env.TRUST_PROXY === '1';
+  // TRUST_PROXY=<n>: n proxies in front, each adding the address it saw to X-Forwarded-For. The
+  // client's address is the n-th from the right, what the outermost trusted proxy saw: never a value
+  // the client wrote itself, which would let it choose the address its per-address limits count.
+  const proxies = trustedProxies();
+  app.proxy = proxies > 0;
+  app.maxIpsCount = proxies;
   let draining = false;
   // While draining, every answer closes its connection: keep-alive must not hold the process open.
   app.use(async (ctx, next) => {

@@ -11,10 +11,12 @@ import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
-import { PARSE_OPTIONS, admitGraphQLRequest, type GraphQLRequestParts } from './admission.ts';
+import { PARSE_OPTIONS, admitGraphQLRequest, parseOnce, type GraphQLRequestParts } from './admission.ts';
+import { credentialSelection, type CredentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
-import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders } from '../http/rate-limits.ts';
+import { chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision } from '../http/rate-limits.ts';
+import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -61,6 +63,33 @@ function requestParts(ctx: Context): GraphQLRequestParts {
   return { query, variables: parsedVariables, operationName };
 }
 
+/** The field of the request's operation that checks a client secret or password, if any (admitted requests only). */
+function credentialOf(schema: ApolloGateway['schema'], parts: GraphQLRequestParts): CredentialSelection | null {
+  if (!schema || typeof parts.query !== 'string') return null;
+  const parsed = parseOnce(parts.query);
+  if (!parsed) return null;
+  const variables = parts.variables && typeof parts.variables === 'object' && !Array.isArray(parts.variables) ? (parts.variables as Record<string, unknown>) : {};
+  return credentialSelection(schema, parsed.document, typeof parts.operationName === 'string' ? parts.operationName : undefined, variables);
+}
+
+/** What the answer of Apollo Server says of the credential field's check. */
+function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
+  // An answer that cannot be read (streamed) keeps the failure: it cannot be told a right secret.
+  if (typeof body !== 'string') return 'failed';
+  try {
+    const { data, errors } = JSON.parse(body) as { data?: Record<string, unknown> | null; errors?: [] };
+    return outcomeOfAnswer(errors, data?.[responseKey] != null);
+  } catch {
+    return 'failed';
+  }
+}
+
+function sendRateLimited(ctx: Context, decision: Decision) {
+  ctx.set(refusalHeaders(decision));
+  ctx.status = 429;
+  ctx.body = { errors: [{ message: rateLimitedMessage(decision), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
+}
+
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
   const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
@@ -72,24 +101,39 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     let cost: number;
+    let credential: CredentialSelection | null;
     try {
-      cost = admitGraphQLRequest(gateway.schema, requestParts(ctx));
+      const parts = requestParts(ctx);
+      cost = admitGraphQLRequest(gateway.schema, parts);
+      credential = credentialOf(gateway.schema, parts);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       ctx.status = 400;
       ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId: ctx.state.requestId } }] };
       return;
     }
+    // A field that checks a client secret is a check like /oauth/token's: the same failures of the
+    // address and the same quota of the client.
+    let check: CredentialCheck | undefined;
+    if (credential) {
+      const admitted = await beginCredentialCheck(limits, ctx.ip, credential.clientId);
+      if ('refused' in admitted) return sendRateLimited(ctx, admitted.refused);
+      check = admitted.check;
+    }
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
     const scope = (ctx.state.scope = scopeOf(ctx));
     const quota = await chargeCaller(limits, sql, scope, ctx.ip, operationPoints(cost));
     if (!quota.allowed) {
-      ctx.set(refusalHeaders(quota));
-      ctx.status = 429;
-      ctx.body = { errors: [{ message: rateLimitedMessage(quota), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
-      return;
+      await check?.settle('unknown');
+      return sendRateLimited(ctx, quota);
     }
     ctx.set(rateLimitHeaders(quota));
-    await handler(ctx, next);
+    try {
+      await handler(ctx, next);
+    } catch (error) {
+      await check?.settle('unknown');
+      throw error;
+    }
+    if (check) await check.settle(outcomeOfBody(ctx.body, credential!.responseKey));
   });
 }

@@ -26,7 +26,8 @@ import {
 import { sessionUser, signIn, signOut, SESSION_TTL_SECONDS } from '../../subgraphs/developer/oauth/sessions.ts';
 import { readBody } from '../http/body.ts';
 import { issuerOf } from '../http/oauth-metadata.ts';
-import type { RateLimits } from '../http/rate-limits.ts';
+import { refusalHeaders, type RateLimits } from '../http/rate-limits.ts';
+import { beginCredentialCheck } from '../http/credential-checks.ts';
 import { consentPage, errorPage, PAGE_CSP, signInPage } from './pages.ts';
 
 const SESSION_COOKIE = 'esp_session';
@@ -139,13 +140,20 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
         if (!username || !password || username.length > 200 || password.length > 200 || textIssue(username) || textIssue(password)) {
           return showPage(ctx, request, { status: 400, message: 'Enter your username and password.' });
         }
-        const refusal = await limits.authFailuresOver(ctx.ip);
-        if (refusal) return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${refusal.resetSeconds} s.` });
-        const session = await signIn(db, username, password);
-        if (!session) {
-          await limits.recordAuthFailure(ctx.ip);
-          return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
+        const admitted = await beginCredentialCheck(limits, ctx.ip);
+        if ('refused' in admitted) {
+          ctx.set(refusalHeaders(admitted.refused));
+          return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${Math.max(1, admitted.refused.resetSeconds)} s.` });
         }
+        let session: Awaited<ReturnType<typeof signIn>>;
+        try {
+          session = await signIn(db, username, password);
+        } catch (error) {
+          await admitted.check.settle('unknown');
+          throw error;
+        }
+        await admitted.check.settle(session ? 'authenticated' : 'failed');
+        if (!session) return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
         ctx.cookies.set(SESSION_COOKIE, session.token, cookieOptions(ctx, SESSION_TTL_SECONDS));
         return redirect(ctx, 303, again);
       }

@@ -68,7 +68,7 @@ function authorizePaths() {
         303: redirect('To the consent page after signing in, or the decision to the client.'),
         400: html('An error page.'),
         401: html('The sign-in page: the username and password do not match.'),
-        429: html('The sign-in page: too many failed sign-ins from this address.'),
+        429: { ...html('The sign-in page: too many failed sign-ins from this address (with the token endpoint\'s and the GraphQL fields\' failed client authentications).'), headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } },
       },
       security: [],
     },

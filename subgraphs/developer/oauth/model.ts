@@ -140,8 +140,12 @@ const INSERT_REFRESH_TOKEN_SQL = `
   SELECT $1, $2, g.id, $3::text[], $4::timestamp FROM "OAuthGrant" g WHERE g.id = $5 AND g."revokedAt" IS NULL FOR UPDATE
   RETURNING id`;
 
-/** The model @node-oauth/oauth2-server runs its grants on. */
-export function oauthModel(database: OAuthStore) {
+/**
+ * The model @node-oauth/oauth2-server runs its grants on, for one request. `authenticated` is the
+ * client the request has authenticated already (the token endpoint does that first): its secret is
+ * not derived a second time.
+ */
+export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
   return {
     generateAccessToken: async () => `esp_at_${randomSecret(32)}`,
     generateRefreshToken: async () => `esp_rt_${randomSecret(32)}`,
@@ -152,6 +156,7 @@ export function oauthModel(database: OAuthStore) {
     async getClient(clientId: string, clientSecret: string | null | undefined): Promise<OAuthClient | Falsey> {
       if (clientSecret === null) return findClient(database, clientId);
       if (typeof clientSecret !== 'string') return null;
+      if (authenticated && authenticated.id === clientId) return authenticated;
       return authenticateClient(database, clientId, clientSecret);
     },
 
