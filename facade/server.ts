@@ -25,6 +25,7 @@ import { routeTable } from './routes/index.ts';
 import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
 import { mountAuthorizePages } from './oauth/authorize.ts';
 import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig } from './http/rate-limits.ts';
+import { refreshTokenReuseSeconds } from '../subgraphs/developer/oauth/model.ts';
 
 export interface PlatformOptions {
   db: Database;
@@ -70,6 +71,8 @@ function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
 }
 
 export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
+  // Settings read later, per request, are checked now: one that cannot be read stops the start.
+  refreshTokenReuseSeconds();
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');

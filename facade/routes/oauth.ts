@@ -106,7 +106,7 @@ export const oauthRoutes = [
     tag: 'OAuth',
     summary: 'Issue an access token',
     description:
-      `RFC 6749 token endpoint with the rules of OAuth 2.1. grant_type authorization_code exchanges a code from /oauth/authorize (with its redirect_uri and the PKCE code_verifier) for a token acting for the user and a refresh token; refresh_token spends a refresh token for a new pair (a spent one presented again revokes the whole grant); client_credentials gives a token whose actor is the application itself. Authenticate the client with HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). scope, space-separated, must be within the scopes granted to the application (default: all of them). Errors follow RFC 6749 §5.2. ${LIMITS}`,
+      `RFC 6749 token endpoint with the rules of OAuth 2.1. grant_type authorization_code exchanges a code from /oauth/authorize (with its redirect_uri and the PKCE code_verifier) for a token acting for the user and a refresh token; refresh_token spends a refresh token for a new pair (a refused request spends nothing; a spent one still works for its own client for REFRESH_TOKEN_REUSE_SECONDS, 10 by default, giving a fresh pair to a retry racing its rotation; presented again after that it revokes the whole grant); client_credentials gives a token whose actor is the application itself. Authenticate the client with HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). scope, space-separated, must be within the scopes granted to the application (default: all of them). Errors follow RFC 6749 §5.2. ${LIMITS}`,
     input: {
       headers: basicHeader,
       body: z
