@@ -14,7 +14,7 @@ import { mountIdeAssets } from './graphql/ide.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
-import { mountOAuthMetadata } from './http/oauth-metadata.ts';
+import { Issuer, mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
 import { errorBody } from './http/problem.ts';
 import { requestId } from './http/request-id.ts';
@@ -42,6 +42,8 @@ export interface PlatformOptions {
 
 export interface Platform {
   app: Koa;
+  /** The OAuth issuer: PUBLIC_URL, else the first address listened on. */
+  issuer: Issuer;
   listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
   /** Stops accepting; with drainMs, lets requests in flight finish for up to that long first. */
   close(options?: { drainMs?: number }): Promise<void>;
@@ -73,6 +75,7 @@ function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
 export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
   // Settings read later, per request, are checked now: one that cannot be read stops the start.
   refreshTokenReuseSeconds();
+  const issuer = new Issuer();
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
@@ -95,12 +98,12 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
 
   const router = new Router();
   mountRoutes(router, routeTable, runner, logger, routeLimits);
-  mountAuthorizePages(router, db, limits);
+  mountAuthorizePages(router, db, limits, issuer);
   mountIdeAssets(router);
   mountGraphQL(router, graphql, gateway, routeLimits);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
-  mountOAuthMetadata(router);
+  mountOAuthMetadata(router, issuer);
 
   const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
@@ -155,6 +158,7 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   app.on('error', (error) => logger.error({ err: error }, 'request stream error'));
   return {
     app,
+    issuer,
     async listen(port, host = '0.0.0.0') {
       // A client may half-close its side once it has sent its request (HTTP/1.1 allows it): the answer
       // is still written, and the socket closed after it. Node's default ends the socket at the
@@ -169,7 +173,15 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       const address = server.address() as AddressInfo;
-      return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`, server };
+      // On every interface, the loopback address; an IPv6 address in brackets.
+      const wildcard = host === '0.0.0.0' || host === '::';
+      const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+      const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`;
+      issuer.listening(url);
+      if (!issuer.configured && wildcard) {
+        logger.warn({ issuer: issuer.url }, 'listening on every interface without PUBLIC_URL: OAuth clients elsewhere must be told the issuer; set PUBLIC_URL to the address they call');
+      }
+      return { url, server };
     },
     async close({ drainMs = 0 } = {}) {
       draining = true;

@@ -61,7 +61,7 @@ function authorizePaths() {
       operationId: 'authorizeForm',
       tags: ['OAuth'],
       summary: 'The sign-in and consent forms',
-      description: 'Posted by the pages: the authorization request as hidden fields, the csrf field (equal to the esp_csrf cookie) and action sign_in (with username and password), approve, deny or sign_out.',
+      description: 'Posted by the pages: the authorization request as hidden fields, the csrf field (an HMAC bound to the browser\'s session: the one its page was shown with; another session\'s is 400) and action sign_in (with username and password), approve, deny or sign_out.',
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
       responses: {
         200: html('The page again (a sign-in that failed shows why).'),
