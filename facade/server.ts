@@ -73,8 +73,9 @@ function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
 }
 
 export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
-  // Settings read later, per request, are checked now: one that cannot be read stops the start.
+  // Settings first: one that cannot be read stops the start before anything is opened.
   refreshTokenReuseSeconds();
+  const proxies = trustedProxies();
   const issuer = new Issuer();
   const logger = createLogger();
   const metrics = createMetrics();
@@ -117,7 +118,6 @@ export async function createPlatform({ db, subgraphUrls, routeExecution = 'auto'
   // TRUST_PROXY=<n>: n proxies in front, each adding the address it saw to X-Forwarded-For. The
   // client's address is the n-th from the right, what the outermost trusted proxy saw: never a value
   // the client wrote itself, which would let it choose the address its per-address limits count.
-  const proxies = trustedProxies();
   app.proxy = proxies > 0;
   app.maxIpsCount = proxies;
   let draining = false;
