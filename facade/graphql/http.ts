@@ -2,6 +2,7 @@
 // behind the admission checks of admission.ts; for a browser, the offline GraphiQL page of ide.ts.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import type { GraphQLFormattedError } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
@@ -77,7 +78,7 @@ function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
   // An answer that cannot be read (streamed) keeps the failure: it cannot be told a right secret.
   if (typeof body !== 'string') return 'failed';
   try {
-    const { data, errors } = JSON.parse(body) as { data?: Record<string, unknown> | null; errors?: [] };
+    const { data, errors } = JSON.parse(body) as { data?: Record<string, unknown> | null; errors?: GraphQLFormattedError[] };
     return outcomeOfAnswer(errors, data?.[responseKey] != null);
   } catch {
     return 'failed';
@@ -134,6 +135,6 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
       await check?.settle('unknown');
       throw error;
     }
-    if (check) await check.settle(outcomeOfBody(ctx.body, credential!.responseKey));
+    if (check && credential) await check.settle(outcomeOfBody(ctx.body, credential.responseKey));
   });
 }

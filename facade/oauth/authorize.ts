@@ -33,7 +33,8 @@ import { beginCredentialCheck } from '../http/credential-checks.ts';
 import { consentPage, errorPage, PAGE_CSP, signInPage } from './pages.ts';
 
 const SESSION_COOKIE = 'esp_session';
-const CSRF_COOKIE = 'esp_csrf';
+/** The pre-session id a browser's CSRF tokens are bound to until it signs in (named for what it guards). */
+const PRE_SESSION_COOKIE = 'esp_csrf';
 const MAX_PARAM_LENGTH = 2000;
 /** What this site's session and pre-session ids look like; any other cookie value is ignored. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
@@ -79,10 +80,10 @@ function readParams(source: Record<string, unknown>): { params: AuthorizationPar
 
 /** The browser's pre-session id (before it signs in): its cookie, set now when it has none. */
 function preSessionOf(ctx: Context): string {
-  let id = ctx.cookies.get(CSRF_COOKIE);
+  let id = ctx.cookies.get(PRE_SESSION_COOKIE);
   if (!id || !TOKEN_SHAPE.test(id)) {
     id = randomSecret(24);
-    ctx.cookies.set(CSRF_COOKIE, id, cookieOptions(ctx));
+    ctx.cookies.set(PRE_SESSION_COOKIE, id, cookieOptions(ctx));
   }
   return id;
 }
