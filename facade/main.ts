@@ -114,6 +114,7 @@ Listening on ${host.includes(':') ? `[${host}]` : host}:${bound}${exposed ? ' (H
   GraphQL      ${base}/graphql   (open it in a browser for GraphiQL)
   Realtime     ${base.replace(/^http/, 'ws')}/api/v1/gateway (API keys), ${base.replace(/^http/, 'ws')}/graphql (tokens); graphql-ws
   OAuth        ${base}/oauth/token   ${base}/oauth/authorize (users sign in and consent)
+               issuer ${platform.issuer.url}${platform.issuer.configured ? ' (PUBLIC_URL)' : ' (set PUBLIC_URL for clients that call another address)'}
   OpenAPI      ${base}/api/openapi.json
   Docs         ${base}/docs
   Health       ${base}/healthz  ${base}/readyz  ${base}/metrics

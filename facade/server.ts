@@ -11,7 +11,7 @@ import { mountIdeAssets } from './graphql/ide.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
-import { mountOAuthMetadata } from './http/oauth-metadata.ts';
+import { Issuer, mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
 import { DEFAULT_HOST, listen, reachableBase } from '../subgraphs/shared/listen.ts';
 import { answerClientError } from './http/client-errors.ts';
@@ -25,6 +25,7 @@ import { routeTable } from './routes/index.ts';
 import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
 import { mountAuthorizePages } from './oauth/authorize.ts';
 import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig } from './http/rate-limits.ts';
+import { refreshTokenReuseSeconds } from '../subgraphs/developer/oauth/model.ts';
 
 export interface PlatformOptions {
   db: Database;
@@ -43,13 +44,25 @@ export interface PlatformOptions {
 
 export interface Platform {
   app: Koa;
+  /** The OAuth issuer: PUBLIC_URL, else the first address listened on. */
+  issuer: Issuer;
   /** Listens (default host 127.0.0.1); rejects with a StartupError naming PORT and HOST when it cannot. */
   listen(port: number, host?: string): Promise<{ url: string; server: http.Server }>;
   /** Stops accepting; with drainMs, lets requests in flight finish for up to that long first. */
   close(options?: { drainMs?: number }): Promise<void>;
 }
 
+/** TRUST_PROXY: how many proxies stand in front (default 0: the peer of the connection is the client). */
+function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
+  if (!/^\d{1,2}$/.test(value.trim())) throw new Error(`TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2, …); it is "${value}".`);
+  return Number(value.trim());
+}
+
 export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
+  // Settings first: one that cannot be read stops the start before anything is opened.
+  refreshTokenReuseSeconds();
+  const proxies = trustedProxies();
+  const issuer = new Issuer();
   const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
@@ -74,12 +87,12 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   // Allow to any it does not serve, an unknown path 404 (the router's default list would make 501s).
   const router = new Router({ methods: http.METHODS });
   mountRoutes(router, routeTable, runner, logger, routeLimits);
-  mountAuthorizePages(router, db, limits);
+  mountAuthorizePages(router, db, limits, issuer);
   mountIdeAssets(router);
   mountGraphQL(router, graphql, gateway, routeLimits);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
-  mountOAuthMetadata(router);
+  mountOAuthMetadata(router, issuer);
 
   const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
@@ -90,7 +103,11 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   await worker?.start();
 
   const app = new Koa();
-  app.proxy = process.env.TRUST_PROXY === '1';
+  // TRUST_PROXY=<n>: n proxies in front, each adding the address it saw to X-Forwarded-For. The
+  // client's address is the n-th from the right, what the outermost trusted proxy saw: never a value
+  // the client wrote itself, which would let it choose the address its per-address limits count.
+  app.proxy = proxies > 0;
+  app.maxIpsCount = proxies;
   let draining = false;
   // While draining, every answer closes its connection: keep-alive must not hold the process open.
   app.use(async (ctx, next) => {
@@ -131,6 +148,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   app.on('error', (error) => logger.error({ err: error }, 'request stream error'));
   return {
     app,
+    issuer,
     async listen(port, host = DEFAULT_HOST) {
       // A client may half-close its side once it has sent its request (HTTP/1.1 allows it): the answer
       // is still written, and the socket closed after it. Node's default ends the socket at the
@@ -147,7 +165,12 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       realtime.attach(server, (request, socket, head) => serveIgnoringUpgrade(server, request, socket, head));
       servers.push(server);
       const bound = await listen(server, { port, host });
-      return { url: reachableBase(host, bound), server };
+      const url = reachableBase(host, bound);
+      issuer.listening(url);
+      if (!issuer.configured && (host === '0.0.0.0' || host === '::')) {
+        logger.warn({ issuer: issuer.url }, 'listening on every interface without PUBLIC_URL: OAuth clients elsewhere must be told the issuer; set PUBLIC_URL to the address they call');
+      }
+      return { url, server };
     },
     async close({ drainMs = 0 } = {}) {
       draining = true;

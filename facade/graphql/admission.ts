@@ -6,7 +6,7 @@
 // been admitted and charged, so that documents nobody paid for never outlive their request; while a
 // request is being answered its document's bytes are reserved from the in-flight budgets
 // (document-memory.ts), per client address and in all.
-import { GraphQLError, getOperationAST, parse, type DocumentNode } from 'graphql';
+import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
@@ -86,13 +86,15 @@ export interface Admission {
   cost: number;
   /** What its document holds (0 when there is none). */
   bytes: number;
+  /** The parsed document (null when there is none: Apollo Server will refuse the request). */
+  document: DocumentNode | null;
   /** Caches the parse, once the request has been charged. */
   remember(): void;
 }
 
 /** Throws an ApiError (validation_failed) when the request must be refused. */
 export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): Admission {
-  const nothing = { cost: 1, bytes: 0, remember: () => undefined };
+  const nothing = { cost: 1, bytes: 0, document: null, remember: () => undefined };
   if (typeof request.query !== 'string') return nothing; // Apollo Server answers a missing query
   const query = request.query;
   checkDocumentSize(query);
@@ -101,25 +103,25 @@ export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: 
   const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
   assertStorableOperation(parsed.document, variables, false);
   const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
-  if (!schema) return nothing;
-  const cost = measureDocument(schema, parsed.document, operation, variables).cost;
-  return { cost: operation ? cost : 1, bytes: parsed.bytes, remember: () => remember(query, parsed) };
+  if (!schema) return { ...nothing, document: parsed.document };
+  const cost = measureDocument(schema, parsed.document, operation, operation ? withDefaults(schema, operation, variables) : variables).cost;
+  return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, remember: () => remember(query, parsed) };
 }
 
 /** A GraphQL error answer of the admission (the request never reaches Apollo Server). */
-function refuse(ctx: Context, status: number, code: string, message: string, details: unknown, headers: Record<string, string> = {}): false {
+function refuse(ctx: Context, status: number, code: string, message: string, details: unknown, headers: Record<string, string> = {}): null {
   ctx.set(headers);
   ctx.status = status;
   ctx.body = { errors: [{ message, extensions: { code, details, requestId: ctx.state.requestId } }] };
-  return false;
+  return null;
 }
 
 const refuseQuota = (ctx: Context, quota: Decision) =>
   refuse(ctx, 429, 'rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], refusalHeaders(quota));
 
 /**
- * Admits a /graphql request, or answers it (400 over a limit, 429 past a quota or the client's
- * in-flight bytes, 503 past everyone's) and answers false. In order, so that no work a client can
+ * Admits a /graphql request (answering what admission found), or answers it (400 over a limit, 429
+ * past a quota or the client's in-flight bytes, 503 past everyone's) and answers null. In order, so that no work a client can
  * cause comes before it has paid for it:
  * 1. the request spends 1 from its caller's quota (its token's, its key's, else its address's): what
  *    a parse costs, refused or not;
@@ -131,7 +133,7 @@ const refuseQuota = (ctx: Context, quota: Decision) =>
  * 4. the operation spends the rest of its estimated cost (a tenth, at least 1 in all);
  * 5. only then is the parse cached, for the next request that sends the same text.
  */
-export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<boolean> {
+export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<Admission | null> {
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
   if (!entry.allowed) return refuseQuota(ctx, entry);
@@ -167,5 +169,22 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
   ctx.set(rateLimitHeaders(quota));
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
   await nextTurn();
-  return true;
+  return admission;
+}
+
+/**
+ * The variables as the operation will run with them: a variable not sent takes its default
+ * (`query($l: Int = 100)`), so the estimate counts the 100 and not the 20 assumed for no limit.
+ */
+function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  let filled = variables;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!definition.defaultValue || Object.hasOwn(variables, name)) continue;
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type)) continue;
+    if (filled === variables) filled = { ...variables };
+    filled[name] = valueFromAST(definition.defaultValue, type);
+  }
+  return filled;
 }

@@ -4,6 +4,7 @@
 // Apollo's request errors with request-errors.ts's corrections and the request id added.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import type { GraphQLFormattedError } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
@@ -16,8 +17,11 @@ import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
 import { answerErrorsAsGraphQL } from '../http/problem.ts';
+import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
+import { rateLimitedMessage, refusalHeaders, type Decision } from '../http/rate-limits.ts';
+import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -96,6 +100,24 @@ function addRequestId(ctx: Context): void {
   }
 }
 
+/** What the answer of Apollo Server says of the credential field's check. */
+function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
+  // An answer that cannot be read (streamed) keeps the failure: it cannot be told a right secret.
+  if (typeof body !== 'string') return 'failed';
+  try {
+    const { data, errors } = JSON.parse(body) as { data?: Record<string, unknown> | null; errors?: GraphQLFormattedError[] };
+    return outcomeOfAnswer(errors, data?.[responseKey] != null);
+  } catch {
+    return 'failed';
+  }
+}
+
+function sendRateLimited(ctx: Context, decision: Decision) {
+  ctx.set(refusalHeaders(decision));
+  ctx.status = 429;
+  ctx.body = { errors: [{ message: rateLimitedMessage(decision), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
+}
+
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
   const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
@@ -114,9 +136,30 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (wantsIde(ctx)) return sendIde(ctx);
     if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
     dropEmptyOperationName(ctx);
+    const parts = requestParts(ctx);
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
-    if (!(await admitOperation(ctx, gateway.schema, requestParts(ctx), { limits, sql }))) return;
-    await handler(ctx, next);
+    const admission = await admitOperation(ctx, gateway.schema, parts, { limits, sql });
+    if (!admission) return;
+    // A field that checks a client secret is a check like /oauth/token's: the same failures of the
+    // address and the same quota of the client.
+    const variables = parts.variables && typeof parts.variables === 'object' && !Array.isArray(parts.variables) ? (parts.variables as Record<string, unknown>) : {};
+    const credential =
+      gateway.schema && admission.document
+        ? credentialSelection(gateway.schema, admission.document, typeof parts.operationName === 'string' ? parts.operationName : undefined, variables)
+        : null;
+    let check: CredentialCheck | undefined;
+    if (credential) {
+      const admitted = await beginCredentialCheck(limits, ctx.ip, credential.clientId);
+      if ('refused' in admitted) return sendRateLimited(ctx, admitted.refused);
+      check = admitted.check;
+    }
+    try {
+      await handler(ctx, next);
+    } catch (error) {
+      await check?.settle('unknown');
+      throw error;
+    }
+    if (check && credential) await check.settle(outcomeOfBody(ctx.body, credential.responseKey));
     addRequestId(ctx);
   });
 }

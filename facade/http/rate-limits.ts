@@ -151,6 +151,24 @@ export class PolicyCounter {
     return this.decision(used <= this.policy.quota, used, tally.resetAt, now);
   }
 
+  /** Gives back points taken earlier in the same window (a reservation that was not needed). */
+  async giveBack(rawKey: string, points: number): Promise<void> {
+    const key = storedKey(rawKey);
+    if (this.store.kind === 'off') return;
+    if (this.store.kind === 'memory') {
+      // Never below nothing: a window that ended in between starts afresh, owing nothing.
+      const current = await this.limiter.get(key);
+      if (current && current.msBeforeNext > 0 && current.consumedPoints > 0) await this.limiter.reward(key, Math.min(points, current.consumedPoints));
+      return;
+    }
+    const tally = await this.tallyOf(key, Date.now());
+    const back = Math.min(points, usedOf(tally));
+    if (back <= 0) return;
+    // A negative tally is sent as a negative penalty: the store takes the points back.
+    tally.pending -= back;
+    this.schedule();
+  }
+
   /** Whether `key` is over its quota now, without taking anything. */
   async over(rawKey: string): Promise<Decision | null> {
     const key = storedKey(rawKey);
@@ -262,9 +280,9 @@ export interface RateLimitConfig {
   apiKey: Policy;
   /** Per IP address, for requests without a valid credential. */
   anonymous: Policy;
-  /** Per client id on /oauth/token, /oauth/revoke and /oauth/introspect. */
+  /** Per client id: its authenticated requests to the token, revocation and introspection endpoints (and their GraphQL fields). */
   client: Policy;
-  /** Per IP address: failed client authentications and sign-ins; past it, those endpoints answer 429. */
+  /** Per IP address: failed client authentications and sign-ins; past it, every check of a secret or password answers 429. */
   authFailures: Policy;
 }
 
@@ -310,18 +328,26 @@ export class RateLimits {
     return this.counters[which].take(key, points);
   }
 
-  /** A client's request to the token, revocation or introspection endpoint. */
-  takeClient(clientId: string): Promise<Decision> {
-    return this.counters.client.take(clientId, 1);
+  /**
+   * One failed authentication of the address, taken before the secret or password is checked (and
+   * given back by releaseAuthFailure if it was right); refused past the address's quota.
+   */
+  reserveAuthFailure(ip: string): Promise<Decision> {
+    return this.counters.authFailures.take(addressKey(ip), 1);
   }
 
-  /** Past its failed authentications, an address is refused until the window ends. */
-  authFailuresOver(ip: string): Promise<Decision | null> {
-    return this.counters.authFailures.over(addressKey(ip));
+  releaseAuthFailure(ip: string): Promise<void> {
+    return this.counters.authFailures.giveBack(addressKey(ip), 1);
   }
 
-  recordAuthFailure(ip: string): Promise<Decision> {
-    return this.counters.authFailures.add(addressKey(ip), 1);
+  /** A client past its quota of authenticated requests, or null. */
+  clientOver(clientId: string): Promise<Decision | null> {
+    return this.counters.client.over(clientId);
+  }
+
+  /** Counts a request of a client that authenticated. */
+  chargeClient(clientId: string): Promise<Decision> {
+    return this.counters.client.add(clientId, 1);
   }
 
   /** Writes what is tallied to the store (for tests and shutdown). */

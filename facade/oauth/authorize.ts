@@ -6,10 +6,12 @@
 // must not also be an API call an application could make for the user (that is the password grant
 // OAuth 2.1 removed), so they call the subgraph's module in this process.
 //
-// Forms carry the authorization request as hidden fields and a CSRF token that must equal the
-// esp_csrf cookie (double submit); the signed-in user is the esp_session cookie. Both cookies are
-// HttpOnly, SameSite=Lax and scoped to /oauth.
-import { timingSafeEqual } from 'node:crypto';
+// Forms carry the authorization request as hidden fields and a CSRF token bound to the browser's
+// session: an HMAC keyed by its sign-in session (the esp_session cookie) while it is signed in, else by
+// a random pre-session id (the esp_csrf cookie). A token taken from one session, or from before a
+// sign-in or sign-out, is worth nothing in another, even with its cookie planted beside it. Both
+// cookies are HttpOnly, SameSite=Lax and scoped to /oauth.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
@@ -23,16 +25,18 @@ import {
   type AuthorizationCheck,
   type AuthorizationParams,
 } from '../../subgraphs/developer/oauth/authorization.ts';
-import { sessionUser, signIn, signOut, SESSION_TTL_SECONDS } from '../../subgraphs/developer/oauth/sessions.ts';
+import { sessionUser, signIn, signOut, SESSION_TTL_SECONDS, type SessionUser } from '../../subgraphs/developer/oauth/sessions.ts';
 import { readBody } from '../http/body.ts';
-import { issuerOf } from '../http/oauth-metadata.ts';
-import type { RateLimits } from '../http/rate-limits.ts';
+import type { Issuer } from '../http/oauth-metadata.ts';
+import { refusalHeaders, type RateLimits } from '../http/rate-limits.ts';
+import { beginCredentialCheck } from '../http/credential-checks.ts';
 import { consentPage, errorPage, PAGE_CSP, signInPage } from './pages.ts';
 
 const SESSION_COOKIE = 'esp_session';
-const CSRF_COOKIE = 'esp_csrf';
+/** The pre-session id a browser's CSRF tokens are bound to until it signs in (named for what it guards). */
+const PRE_SESSION_COOKIE = 'esp_csrf';
 const MAX_PARAM_LENGTH = 2000;
-/** What this site's session and CSRF tokens look like; any other cookie value is ignored. */
+/** What this site's session and pre-session ids look like; any other cookie value is ignored. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
 
 function cookieOptions(ctx: Context, maxAgeSeconds?: number) {
@@ -74,20 +78,14 @@ function readParams(source: Record<string, unknown>): { params: AuthorizationPar
   return { params, repeated, unusable };
 }
 
-/** The CSRF token of this browser: its cookie, set now when it has none. */
-function csrfToken(ctx: Context): string {
-  let token = ctx.cookies.get(CSRF_COOKIE);
-  if (!token || !TOKEN_SHAPE.test(token)) {
-    token = randomSecret(24);
-    ctx.cookies.set(CSRF_COOKIE, token, cookieOptions(ctx));
+/** The browser's pre-session id (before it signs in): its cookie, set now when it has none. */
+function preSessionOf(ctx: Context): string {
+  let id = ctx.cookies.get(PRE_SESSION_COOKIE);
+  if (!id || !TOKEN_SHAPE.test(id)) {
+    id = randomSecret(24);
+    ctx.cookies.set(PRE_SESSION_COOKIE, id, cookieOptions(ctx));
   }
-  return token;
-}
-
-function csrfMatches(ctx: Context, submitted: unknown): boolean {
-  const cookie = ctx.cookies.get(CSRF_COOKIE);
-  if (!cookie || typeof submitted !== 'string' || submitted.length !== cookie.length) return false;
-  return timingSafeEqual(Buffer.from(cookie), Buffer.from(submitted));
+  return id;
 }
 
 const sessionOf = (ctx: Context) => {
@@ -95,7 +93,24 @@ const sessionOf = (ctx: Context) => {
   return token && TOKEN_SHAPE.test(token) ? token : undefined;
 };
 
-export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits) {
+/** The CSRF token of forms shown to this session. */
+const csrfFor = (binding: string) => createHmac('sha256', binding).update('esp-csrf-v1').digest('base64url');
+
+function csrfMatches(binding: string, submitted: unknown): boolean {
+  const expected = csrfFor(binding);
+  if (typeof submitted !== 'string' || submitted.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(expected), Buffer.from(submitted));
+}
+
+export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits, issuer: Issuer) {
+  /** The browser's signed-in user, if any, and what its CSRF tokens are bound to: that session, else its pre-session. */
+  async function browserOf(ctx: Context): Promise<{ user: SessionUser | null; binding: string }> {
+    const session = sessionOf(ctx);
+    const user = await sessionUser(db, session);
+    if (user && session) return { user, binding: `session:${session}` };
+    return { user: null, binding: `browser:${preSessionOf(ctx)}` };
+  }
+
   /** The check of the request, or the answer already sent when it cannot go on. */
   async function check(ctx: Context, source: Record<string, unknown>, answer: 302 | 303): Promise<Extract<AuthorizationCheck, { kind: 'ok' }> | null> {
     const { params, repeated, unusable } = readParams(source);
@@ -103,7 +118,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
       sendPage(ctx, 400, errorPage(`The parameter ${unusable} is too long or holds characters that cannot be used.`));
       return null;
     }
-    const result = await checkAuthorizationRequest(db, params, repeated, issuerOf(ctx));
+    const result = await checkAuthorizationRequest(db, params, repeated, issuer.url);
     if (result.kind === 'invalid') sendPage(ctx, 400, errorPage(result.message));
     else if (result.kind === 'redirect') redirect(ctx, answer, result.location);
     else return result;
@@ -111,9 +126,9 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
   }
 
   async function showPage(ctx: Context, request: Extract<AuthorizationCheck, { kind: 'ok' }>, signInError?: { status: number; message: string }) {
-    const csrf = csrfToken(ctx);
-    const user = signInError ? null : await sessionUser(db, sessionOf(ctx));
-    if (!user) return sendPage(ctx, signInError?.status ?? 200, signInPage(request.client.name, request.params, csrf, signInError?.message));
+    const { user, binding } = await browserOf(ctx);
+    const csrf = csrfFor(binding);
+    if (!user || signInError) return sendPage(ctx, signInError?.status ?? 200, signInPage(request.client.name, request.params, csrf, signInError?.message));
     sendPage(ctx, 200, consentPage(request.client.name, user.displayName, request.scopes, request.params, csrf));
   }
 
@@ -128,7 +143,8 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
     const form = ((await readBody(ctx, 'form')) ?? {}) as Record<string, unknown>;
     const request = await check(ctx, form, 303);
     if (!request) return;
-    if (!csrfMatches(ctx, form.csrf)) {
+    const browser = await browserOf(ctx);
+    if (!csrfMatches(browser.binding, form.csrf)) {
       return sendPage(ctx, 400, errorPage('This form has expired or did not come from this site. Go back to the application and start again.'));
     }
     const again = `/oauth/authorize?${new URLSearchParams(request.params as Record<string, string>)}`;
@@ -139,13 +155,20 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
         if (!username || !password || username.length > 200 || password.length > 200 || textIssue(username) || textIssue(password)) {
           return showPage(ctx, request, { status: 400, message: 'Enter your username and password.' });
         }
-        const refusal = await limits.authFailuresOver(ctx.ip);
-        if (refusal) return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${refusal.resetSeconds} s.` });
-        const session = await signIn(db, username, password);
-        if (!session) {
-          await limits.recordAuthFailure(ctx.ip);
-          return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
+        const admitted = await beginCredentialCheck(limits, ctx.ip);
+        if ('refused' in admitted) {
+          ctx.set(refusalHeaders(admitted.refused));
+          return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${Math.max(1, admitted.refused.resetSeconds)} s.` });
         }
+        let session: Awaited<ReturnType<typeof signIn>>;
+        try {
+          session = await signIn(db, username, password);
+        } catch (error) {
+          await admitted.check.settle('unknown');
+          throw error;
+        }
+        await admitted.check.settle(session ? 'authenticated' : 'failed');
+        if (!session) return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
         ctx.cookies.set(SESSION_COOKIE, session.token, cookieOptions(ctx, SESSION_TTL_SECONDS));
         return redirect(ctx, 303, again);
       }
@@ -153,13 +176,11 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
         await signOut(db, sessionOf(ctx));
         ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
         return redirect(ctx, 303, again);
-      case 'approve': {
-        const user = await sessionUser(db, sessionOf(ctx));
-        if (!user) return showPage(ctx, request);
-        return redirect(ctx, 303, await approveAuthorization(db, request, user.id, issuerOf(ctx)));
-      }
+      case 'approve':
+        if (!browser.user) return showPage(ctx, request);
+        return redirect(ctx, 303, await approveAuthorization(db, request, browser.user.id, issuer.url));
       case 'deny':
-        return redirect(ctx, 303, denyAuthorization(request, issuerOf(ctx)));
+        return redirect(ctx, 303, denyAuthorization(request, issuer.url));
       default:
         return sendPage(ctx, 400, errorPage('The form was sent without a choice.'));
     }

@@ -29,7 +29,7 @@ export const developerRoutes: RouteRow[] = [
     tag: 'Developer applications',
     summary: "List an application's installations",
     description:
-      'The installations of the calling application, active and revoked, in target order (type, then id), 20 per page by default (keyset pagination). Filters status (active, revoked) and targetType (user, team, organisation, event). Any other appId is 404.',
+      'The installations of the calling application, active and revoked, in target order (type, then id), 20 per page by default (keyset pagination). Filters status (active, revoked) and targetType (user, team, organisation, event). For a token of the application itself, with an application actor or a user who manages the application\'s owner (another user: 403 missing_permission); any other appId is 404.',
     security: 'bearer',
     input: {
       path: z.object({ appId: idParam }),
@@ -56,7 +56,7 @@ export const developerRoutes: RouteRow[] = [
     result: (data) => (data.application as { installations: unknown }).installations,
     format: 'list',
     success: { status: 200, schema: installationSchema, description: 'A page of installations.' },
-    errors: [400, 401, 404, 429, 500, 503],
+    errors: [400, 401, 403, 404, 429, 500, 503],
     example: {
       request: 'GET /api/v2/developer/apps/app_demo/installations?status=active',
       response: {

@@ -141,7 +141,7 @@ export const esportsRoutes: RouteRow[] = [
     path: '/api/v2/developer/apps/{appId}/usage',
     tag: 'Developer applications',
     summary: "Read an application's metered usage",
-    description: 'Units per UTC day and installation between from and to (inclusive, at most 366 days; the current UTC month by default), with their total. Only the calling application\'s own usage: any other appId is 404.',
+    description: 'Units per UTC day and installation between from and to (inclusive, at most 366 days; the current UTC month by default), with their total. For a token of the application itself, with an application actor or a user who manages the application\'s owner (another user: 403 missing_permission); any other appId is 404.',
     security: 'bearer',
     input: {
       path: z.object({ appId: idParam }),
@@ -162,7 +162,7 @@ export const esportsRoutes: RouteRow[] = [
     variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from ?? null, to: query.to ?? null }),
     result: (data) => (data.application as { usage: unknown }).usage,
     success: { status: 200, schema: usageReport, description: 'The usage report.' },
-    errors: [400, 401, 404, 429, 500, 503],
+    errors: [400, 401, 403, 404, 429, 500, 503],
     example: {
       request: 'GET /api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-11-01&to=2026-11-30',
       response: { data: { metric: 'esports_calls', from: '2026-11-01', to: '2026-11-30', total: 3, days: [{ day: '2026-11-21', installationId: 'ins_demo_org', units: 3 }] } },

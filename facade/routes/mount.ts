@@ -16,6 +16,7 @@ import type { OperationRunner } from '../graphql/operations.ts';
 import type { RouteInput, RouteRow } from './table.ts';
 import type { SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
+import { beginCredentialCheck, outcomeOfAnswer, type CredentialCheck } from '../http/credential-checks.ts';
 
 export interface RouteLimits {
   limits: RateLimits;
@@ -86,16 +87,20 @@ function sendRateLimited(ctx: Context, row: RouteRow, decision: Decision) {
 }
 
 /**
- * Spends the request's quota: a client's on the OAuth endpoints (refused outright while its address
- * is past its failed authentications), the caller's on every other route. The decision says whether it may go on.
+ * Spends the request's quota: on the OAuth endpoints, a check of the client's secret (refused while
+ * its address is past its failed authentications or the client past its quota; settled with the
+ * answer); the caller's on every other route.
  */
-async function spendQuota(ctx: Context, row: RouteRow, variables: Record<string, unknown>, context: GatewayContext, { limits, sql }: RouteLimits): Promise<Decision> {
-  if (row.security === 'client') {
-    const blocked = await limits.authFailuresOver(ctx.ip);
-    if (blocked) return blocked;
-    return limits.takeClient(String((variables.input as { clientId: string }).clientId));
-  }
-  return chargeCaller(limits, sql, context.scope, ctx.ip, 1);
+async function spendQuota(
+  ctx: Context,
+  row: RouteRow,
+  variables: Record<string, unknown>,
+  context: GatewayContext,
+  { limits, sql }: RouteLimits,
+): Promise<{ refused: Decision } | { spent: Decision } | { check: CredentialCheck }> {
+  if (row.security === 'client') return beginCredentialCheck(limits, ctx.ip, String((variables.input as { clientId: string }).clientId));
+  const decision = await chargeCaller(limits, sql, context.scope, ctx.ip, 1);
+  return decision.allowed ? { spent: decision } : { refused: decision };
 }
 
 export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationRunner, logger: Logger, routeLimits: RouteLimits) {
@@ -121,13 +126,21 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       }
       const context: GatewayContext = { scope: scopeOf(ctx) };
       const quota = await spendQuota(ctx, row, variables, context, routeLimits);
-      if (!quota.allowed) return sendRateLimited(ctx, row, quota);
-      ctx.set(rateLimitHeaders(quota));
-      const result = await runner.run(row.operation, variables, context);
+      if ('refused' in quota) return sendRateLimited(ctx, row, quota.refused);
+      if ('spent' in quota) ctx.set(rateLimitHeaders(quota.spent));
+      let result: Awaited<ReturnType<OperationRunner['run']>>;
+      try {
+        result = await runner.run(row.operation, variables, context);
+      } catch (error) {
+        // A check whose answer never came (a fault) says nothing about the secret.
+        if ('check' in quota) await quota.check.settle('unknown');
+        throw error;
+      }
+      // The client's quota fields, once it is known whether it authenticated.
+      if ('check' in quota) ctx.set(rateLimitHeaders(await quota.check.settle(outcomeOfAnswer(result.errors, result.data != null && !result.errors?.length))));
       const error = result.errors?.[0];
       if (error) {
         const { status, code } = statusOfGraphQLError(error);
-        if (row.security === 'client' && error.extensions?.oauthError === 'invalid_client') await routeLimits.limits.recordAuthFailure(ctx.ip);
         if (status >= 500) logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
         // An API key is not a bearer token: only bearer routes challenge for one.

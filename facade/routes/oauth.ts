@@ -84,6 +84,10 @@ const clientTokenVariables = (input: RouteInput) => {
   return { input: { token: form.token, tokenTypeHint: form.token_type_hint, ...clientCredentials(input) } };
 };
 
+/** The limits every client-authenticated endpoint shares (docs/errors.md#rate-limits). */
+const LIMITS =
+  'The client is authenticated before anything else in the request is judged (a wrong secret is invalid_client whatever else is wrong). A wrong secret counts against the address it comes from, with the GraphQL fields and the sign-in form (auth_failures): past the limit the address is answered 429, right secrets included, until the window ends. The client quota counts only requests in which the client authenticated. 429 carries Retry-After and RateLimit fields.';
+
 const OAUTH_COMMON = {
   security: 'client' as const,
   format: 'raw' as const,
@@ -102,7 +106,7 @@ export const oauthRoutes = [
     tag: 'OAuth',
     summary: 'Issue an access token',
     description:
-      'RFC 6749 token endpoint with the rules of OAuth 2.1. grant_type authorization_code exchanges a code from /oauth/authorize (with its redirect_uri and the PKCE code_verifier) for a token acting for the user and a refresh token; refresh_token spends a refresh token for a new pair (a spent one presented again revokes the whole grant); client_credentials gives a token whose actor is the application itself. Authenticate the client with HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). scope, space-separated, must be within the scopes granted to the application (default: all of them). Errors follow RFC 6749 §5.2. Rate-limited per client, and per IP address after failed client authentication.',
+      `RFC 6749 token endpoint with the rules of OAuth 2.1. grant_type authorization_code exchanges a code from /oauth/authorize (with its redirect_uri and the PKCE code_verifier) for a token acting for the user and a refresh token; refresh_token spends a refresh token for a new pair (a refused request spends nothing; a spent one still works for its own client for REFRESH_TOKEN_REUSE_SECONDS, 10 by default, giving a fresh pair to a retry racing its rotation; presented again after that it revokes the whole grant); client_credentials gives a token whose actor is the application itself. Authenticate the client with HTTP Basic (client_secret_basic) or client_id and client_secret in the form (client_secret_post). scope, space-separated, must be within the scopes granted to the application (default: all of them). Errors follow RFC 6749 §5.2. ${LIMITS}`,
     input: {
       headers: basicHeader,
       body: z
@@ -149,7 +153,7 @@ export const oauthRoutes = [
     tag: 'OAuth',
     summary: 'Revoke a token',
     description:
-      'RFC 7009. An access token of the calling client stops working at once; a refresh token revokes its whole grant (every token issued under the same authorisation). Answers 200 with an empty object whether or not the token was known to this client, so that nothing can be learnt about other tokens. token_type_hint (access_token or refresh_token) only says which kind to look for first.',
+      `RFC 7009. An access token of the calling client stops working at once; a refresh token revokes its whole grant (every token issued under the same authorisation). Answers 200 with an empty object whether or not the token was known to this client, so that nothing can be learnt about other tokens. token_type_hint (access_token or refresh_token) only says which kind to look for first. ${LIMITS}`,
     input: {
       headers: basicHeader,
       body: z.object({ token: tokenParam, token_type_hint: z.enum(['access_token', 'refresh_token']).optional(), ...clientFields }).strict(),
@@ -170,7 +174,7 @@ export const oauthRoutes = [
     tag: 'OAuth',
     summary: 'Introspect a token',
     description:
-      'RFC 7662 for tokens of the calling client: {"active": true, scope, client_id, token_type, exp, iat, sub} while it is live (sub is the user it acts for, or the application itself); {"active": false} for anything else, including another client\'s token.',
+      `RFC 7662 for tokens of the calling client: {"active": true, scope, client_id, token_type, exp, iat, sub} while it is live (sub is the user it acts for, or the application itself); {"active": false} for anything else, including another client's token. ${LIMITS}`,
     input: {
       headers: basicHeader,
       body: z.object({ token: tokenParam, token_type_hint: z.enum(['access_token', 'refresh_token']).optional(), ...clientFields }).strict(),

@@ -1,7 +1,9 @@
-// An application's installations, for the application itself: keyset pages in target order (the
-// unique index on application, target type and target id keeps every page an index range).
+// An application's installations, for the application itself and the users who manage it: keyset
+// pages in target order (the unique index on application, target type and target id keeps every page
+// an index range).
 import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
+import { managedApplication } from '../shared/application-access.ts';
+import { validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { TARGET_TYPES } from '../shared/scopes.ts';
 import type { InstallationRow } from '../shared/loaders.ts';
@@ -16,9 +18,8 @@ export interface InstallationListArgs {
 }
 
 export async function applicationInstallations(ctx: SubgraphContext, applicationId: string, args: InstallationListArgs): Promise<Page<InstallationRow>> {
-  const authority = await ctx.authority();
-  // An application's installations are its own business: any other application is not_found.
-  if (authority.applicationId !== applicationId) throw notFound('The application');
+  // An application's installations (the users it is installed on among them) are its own business.
+  await managedApplication(ctx, applicationId);
   if (args.status != null && !INSTALLATION_STATUSES.includes(args.status as (typeof INSTALLATION_STATUSES)[number])) {
     throw validationFailed(`status must be one of ${INSTALLATION_STATUSES.join(', ')}.`, [{ field: 'status', issue: `must be one of ${INSTALLATION_STATUSES.join(', ')}` }]);
   }

@@ -1,26 +1,9 @@
-// Who manages an owner of applications: an organisation's administrators, a team's captains and
-// coaches, a user themself. Webhooks and owner transfers ask it of the user behind a token.
+// Owners of applications: an organisation, a team or a user. Who manages one is the shared rule of
+// subgraphs/shared/application-access.ts.
 import type { SubgraphContext } from '../shared/context.ts';
-
-export interface OwnerRef {
-  type: string;
-  id: string;
-}
+import type { OwnerRef } from '../shared/application-access.ts';
 
 export const OWNER_TYPES = ['organisation', 'team', 'user'] as const;
-
-export async function managesOwner(ctx: SubgraphContext, userId: string, owner: OwnerRef): Promise<boolean> {
-  if (owner.type === 'user') return owner.id === userId;
-  if (owner.type === 'organisation') {
-    const member = await ctx.db.organisationMember.findUnique({ where: { organisationId_userId: { organisationId: owner.id, userId } } });
-    return member?.role === 'administrator';
-  }
-  if (owner.type === 'team') {
-    const member = await ctx.db.teamMember.findUnique({ where: { teamId_userId: { teamId: owner.id, userId } } });
-    return member?.role === 'captain' || member?.role === 'coach';
-  }
-  return false;
-}
 
 /** Whether the owner exists. */
 export async function ownerExists(ctx: SubgraphContext, owner: OwnerRef): Promise<boolean> {

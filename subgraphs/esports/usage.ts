@@ -1,6 +1,7 @@
 // Metered usage as the application sees it: units per UTC day and installation over a date range.
 import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
+import { managedApplication } from '../shared/application-access.ts';
+import { validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 
 export const METRICS = ['esports_calls'] as const;
@@ -48,9 +49,8 @@ export async function usageOf(ctx: SubgraphContext, applicationId: string, metri
   const month = currentMonth();
   const from = fromArg ?? month.from;
   const to = toArg ?? month.to;
-  const authority = await ctx.authority();
-  // Usage is the application's own business: any other application's is not_found.
-  if (authority.applicationId !== applicationId) throw notFound('The application');
+  // Usage is the application's own business, as its installations and webhooks are.
+  await managedApplication(ctx, applicationId);
   if (!METRICS.includes(metric as (typeof METRICS)[number])) {
     throw validationFailed(`metric must be one of ${METRICS.join(', ')}.`, [{ field: 'metric', issue: `must be one of ${METRICS.join(', ')}` }]);
   }

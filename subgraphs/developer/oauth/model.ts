@@ -7,10 +7,12 @@
 //   answers in the time a wrong secret does;
 // - every authorisation a user gives an application is a grant; its codes and tokens hang off it, and
 //   revoking it (the user, or a code or refresh token presented a second time) revokes them all;
-// - codes are single-use and refresh tokens rotate: each is spent by a compare-and-set, so of two
-//   concurrent uses exactly one wins.
+// - codes are single-use: spent by a compare-and-set, so of two concurrent uses exactly one wins;
+// - refresh tokens rotate: one is spent when its successor is issued, never by a refused request;
+//   a spent one presented again by its client within the reuse interval (a retry racing its own
+//   rotation) gets a fresh pair of its own, later it revokes the grant.
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
-import { InvalidScopeError } from '@node-oauth/oauth2-server';
+import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
 import { SCOPES } from '../../shared/scopes.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
@@ -24,6 +26,16 @@ export const storeOf = (ctx: SubgraphContext): OAuthStore => ({ prisma: ctx.db, 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+
+/**
+ * How long after its rotation a refresh token still works for a retry of its own client
+ * (REFRESH_TOKEN_REUSE_SECONDS, default 10; 0: not at all), what Auth0 calls the reuse interval and
+ * Okta the grace period.
+ */
+export function refreshTokenReuseSeconds(value = process.env.REFRESH_TOKEN_REUSE_SECONDS ?? '10'): number {
+  if (!/^\d{1,4}$/.test(value.trim())) throw new Error(`REFRESH_TOKEN_REUSE_SECONDS must be a whole number of seconds (0–9999); it is "${value}".`);
+  return Number(value.trim());
+}
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 
 /** The application as the library sees it. */
@@ -118,14 +130,18 @@ const CODE_SQL = `
   WHERE c."codeHash" = $1`;
 const SPEND_CODE_SQL = `UPDATE "AuthorizationCode" SET "consumedAt" = ${NOW} WHERE "codeHash" = $1 AND "consumedAt" IS NULL RETURNING id`;
 
+// A refresh token is usable while it is not spent, or spent within the reuse interval ($2 seconds).
+const REUSABLE = `(r."consumedAt" IS NULL OR r."consumedAt" > ${NOW} - $2::int * interval '1 second')`;
 const REFRESH_SQL = `
-  SELECT r.id, r."grantId", r.scopes, ${iso('r."expiresAt"')} AS "expiresAt", r."consumedAt" IS NOT NULL AS spent,
+  SELECT r.id, r."grantId", r.scopes, ${iso('r."expiresAt"')} AS "expiresAt", ${REUSABLE} AS usable,
          (r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked, g."applicationId", g."userId"
   FROM "RefreshToken" r JOIN "OAuthGrant" g ON g.id = r."grantId"
   WHERE r."tokenHash" = $1`;
+// Spent when its successor is issued; the first spending's time is kept, so retries do not stretch
+// the interval.
 const SPEND_REFRESH_SQL = `
-  UPDATE "RefreshToken" SET "consumedAt" = ${NOW}
-  WHERE "tokenHash" = $1 AND "consumedAt" IS NULL AND "revokedAt" IS NULL RETURNING id`;
+  UPDATE "RefreshToken" r SET "consumedAt" = COALESCE(r."consumedAt", ${NOW})
+  WHERE r."tokenHash" = $1 AND r."revokedAt" IS NULL AND ${REUSABLE} RETURNING id`;
 
 // Tokens of a grant are written only while the grant stands, holding its row: a revocation racing
 // them (the same code used twice at once) either waits for them and then revokes them too, or
@@ -140,8 +156,15 @@ const INSERT_REFRESH_TOKEN_SQL = `
   SELECT $1, $2, g.id, $3::text[], $4::timestamp FROM "OAuthGrant" g WHERE g.id = $5 AND g."revokedAt" IS NULL FOR UPDATE
   RETURNING id`;
 
-/** The model @node-oauth/oauth2-server runs its grants on. */
-export function oauthModel(database: OAuthStore) {
+/**
+ * The model @node-oauth/oauth2-server runs its grants on, for one request. `authenticated` is the
+ * client the request has authenticated already (the token endpoint does that first): its secret is
+ * not derived a second time.
+ */
+export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
+  const reuseSeconds = refreshTokenReuseSeconds();
+  /** The refresh token this request rotates, spent only when its successor is written. */
+  let rotating: string | null = null;
   return {
     generateAccessToken: async () => `esp_at_${randomSecret(32)}`,
     generateRefreshToken: async () => `esp_rt_${randomSecret(32)}`,
@@ -152,6 +175,7 @@ export function oauthModel(database: OAuthStore) {
     async getClient(clientId: string, clientSecret: string | null | undefined): Promise<OAuthClient | Falsey> {
       if (clientSecret === null) return findClient(database, clientId);
       if (typeof clientSecret !== 'string') return null;
+      if (authenticated && authenticated.id === clientId) return authenticated;
       return authenticateClient(database, clientId, clientSecret);
     },
 
@@ -233,6 +257,11 @@ export function oauthModel(database: OAuthStore) {
 
     async saveToken(token: Token, client: Client, user: User): Promise<Token> {
       const { userId, grantId } = user as OAuthUser;
+      // Everything about the request has been accepted (its scope too): now the presented refresh
+      // token is spent. Only a reuse past the interval, or a revocation, can have come in between.
+      if (rotating && (await database.sql(SPEND_REFRESH_SQL, [rotating, reuseSeconds])).length === 0) {
+        throw new InvalidGrantError('Invalid grant: refresh token is invalid');
+      }
       const scopes = token.scope ?? [];
       const accessHash = sha256(token.accessToken);
       if (!grantId) {
@@ -251,20 +280,22 @@ export function oauthModel(database: OAuthStore) {
       return { ...token, client, user: { userId, grantId } };
     },
 
-    // A spent refresh token presented again revokes the whole grant (OAuth 2.1 §4.3.1).
+    // A spent refresh token presented again after the reuse interval revokes the whole grant (OAuth
+    // 2.1 §4.3.1); within it, it is a retry of the rotation and goes on (its client is checked next,
+    // by the library).
     async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
       const [row] = await database.sql<{
         id: string;
         grantId: string;
         scopes: string[];
         expiresAt: string;
-        spent: boolean;
+        usable: boolean;
         revoked: boolean;
         applicationId: string;
         userId: string;
-      }>(REFRESH_SQL, [sha256(refreshToken)]);
+      }>(REFRESH_SQL, [sha256(refreshToken), reuseSeconds]);
       if (!row || row.revoked) return null;
-      if (row.spent) {
+      if (!row.usable) {
         await revokeGrant(database, row.grantId, 'refresh_token_reused');
         return null;
       }
@@ -277,12 +308,13 @@ export function oauthModel(database: OAuthStore) {
       };
     },
 
-    // Rotation: the presented refresh token is spent before its successor is issued. A lost race is
-    // refused (invalid_grant) without revoking: the winner already holds the successor, and a later
-    // presentation of the spent token is what counts as reuse.
+    // Rotation: the library asks for the presented token to be spent before it judges the requested
+    // scope; it is spent by saveToken instead, so that a refused request (a scope wider than the
+    // grant) leaves it as it was.
     async revokeToken(token: RefreshToken | Token): Promise<boolean> {
       if (!token.refreshToken) return false;
-      return (await database.sql(SPEND_REFRESH_SQL, [sha256(token.refreshToken)])).length === 1;
+      rotating = sha256(token.refreshToken);
+      return true;
     },
 
     // Bearer tokens are verified by the platform's own authority (subgraphs/shared/authority.ts).

@@ -3,7 +3,17 @@
 // model of model.ts; this module hands it the request and turns its answer or error into ours.
 import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server';
 import { oauthError } from '../../shared/errors.ts';
-import { ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, GRANT_TYPES, GrantRevokedError, oauthModel, REFRESH_TOKEN_TTL_SECONDS, type OAuthStore } from './model.ts';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  AUTHORIZATION_CODE_TTL_SECONDS,
+  authenticateClient,
+  GRANT_TYPES,
+  GrantRevokedError,
+  oauthModel,
+  REFRESH_TOKEN_TTL_SECONDS,
+  type OAuthClient,
+  type OAuthStore,
+} from './model.ts';
 
 export interface TokenRequest {
   grantType: string;
@@ -24,10 +34,13 @@ export interface IssuedToken {
   refreshToken: string | null;
 }
 
-/** The library's server over this store (cheap to make: it holds the model and the options). */
-export function oauthServer(database: OAuthStore): OAuth2Server {
+/**
+ * The library's server over this store (cheap to make: it holds the model and the options), for one
+ * request; `authenticated` is the client that request has authenticated already.
+ */
+export function oauthServer(database: OAuthStore, authenticated?: OAuthClient): OAuth2Server {
   return new OAuth2Server({
-      model: oauthModel(database),
+      model: oauthModel(database, authenticated),
       accessTokenLifetime: ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenLifetime: REFRESH_TOKEN_TTL_SECONDS,
       authorizationCodeLifetime: AUTHORIZATION_CODE_TTL_SECONDS,
@@ -55,6 +68,11 @@ export function fromOAuthError(error: unknown): Error {
 }
 
 export async function issueToken(database: OAuthStore, input: TokenRequest): Promise<IssuedToken> {
+  // The client first, before anything about the request is judged: every answer but invalid_client
+  // then tells that the secret was right, which is what the facade's accounting counts on
+  // (facade/http/credential-checks.ts).
+  const client = await authenticateClient(database, input.clientId, input.clientSecret);
+  if (!client) throw oauthError('invalid_client', 'Client authentication failed.');
   if (!(GRANT_TYPES as readonly string[]).includes(input.grantType)) {
     throw oauthError('unsupported_grant_type', `grant_type must be one of: ${GRANT_TYPES.join(', ')}.`);
   }
@@ -67,7 +85,7 @@ export async function issueToken(database: OAuthStore, input: TokenRequest): Pro
   const request = new Request({ method: 'POST', query: {}, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' }, body });
   const response = new Response();
   try {
-    await oauthServer(database).token(request, response);
+    await oauthServer(database, client).token(request, response);
   } catch (error) {
     throw fromOAuthError(error);
   }

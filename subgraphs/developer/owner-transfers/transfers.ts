@@ -16,7 +16,8 @@ import { ApiError, forbidden, notFound } from '../../shared/errors.ts';
 import { findReplay, idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../shared/idempotency.ts';
 import { keysetPage, type Page } from '../../shared/pagination.ts';
 import { validate } from '../../shared/validation.ts';
-import { managesOwner, ownerExists, type OwnerRef } from '../owners.ts';
+import { managesOwner, type OwnerRef } from '../../shared/application-access.ts';
+import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];

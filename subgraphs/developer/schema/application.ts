@@ -26,7 +26,7 @@ export const Application = builder.prismaObject('Application', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     installations: t.field({
       type: InstallationPage,
-      description: 'The application\'s installations in target order (type, then id); only the application itself may read them.',
+      description: 'The application\'s installations in target order (type, then id); for the application itself and users who manage its owner (another user: forbidden; another application: not_found).',
       args: {
         cursor: t.arg.string(),
         limit: t.arg.int({ description: '1–100, default 20' }),

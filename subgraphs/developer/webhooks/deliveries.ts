@@ -9,7 +9,7 @@ import { ApiError, notFound, validationFailed } from '../../shared/errors.ts';
 import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../shared/idempotency.ts';
 import { newId } from '../../shared/crypto.ts';
 import { keysetPage, type Page } from '../../shared/pagination.ts';
-import { managedApplication } from './access.ts';
+import { managedApplication } from '../../shared/application-access.ts';
 import { WEBHOOK_EVENT_TYPE_NAMES } from './event-types.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
 import { DELIVERY_STATUSES } from './inputs.ts';

@@ -13,7 +13,7 @@ import { newId } from '../../shared/crypto.ts';
 import { keysetPage, type Page } from '../../shared/pagination.ts';
 import { expectedRevision, revisionMismatch } from '../../shared/preconditions.ts';
 import { validate } from '../../shared/validation.ts';
-import { managedApplication } from './access.ts';
+import { managedApplication } from '../../shared/application-access.ts';
 import { checkEndpointUrl } from './addresses.ts';
 import { toDeliveryView, type DeliveryView } from './deliveries.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';

@@ -25,7 +25,7 @@ builder.externalRef('Application', builder.selection<{ id: string }>('id')).impl
     id: t.exposeID('id'),
     usage: t.field({
       type: UsageReportRef,
-      description: 'Metered usage per UTC day and installation, oldest first. Only the application itself may read it.',
+      description: 'Metered usage per UTC day and installation, oldest first. For the application itself and users who manage its owner (another user: forbidden; another application: not_found).',
       args: {
         metric: t.arg({ type: UsageMetric, required: true }),
         from: t.arg.string({ description: 'First day, YYYY-MM-DD (UTC); the first day of the current UTC month by default.' }),

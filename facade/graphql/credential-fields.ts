@@ -1,0 +1,105 @@
+// The root fields of the graph that check a client secret or a password: any whose arguments hold an
+// input field named clientSecret or password (issueAccessToken, revokeAccessToken and
+// introspectAccessToken today), found in the schema so that a new one is covered without a list to
+// keep. An operation that selects one goes through the failure accounting of /oauth/token
+// (facade/http/credential-checks.ts); it may select at most one, so that one request is one guess.
+import {
+  getArgumentValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  isInputObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+
+const SECRET_INPUTS = new Set(['clientSecret', 'password']);
+
+/** Whether an input type holds a secret, at any depth. */
+function holdsSecret(type: GraphQLInputType, seen = new Set<string>()): boolean {
+  const named = getNamedType(type);
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((field) => SECRET_INPUTS.has(field.name) || holdsSecret(field.type, seen));
+}
+
+const bySchema = new WeakMap<GraphQLSchema, Map<GraphQLObjectType, Set<string>>>();
+
+/** The secret-checking fields of each root type of the schema, found once per schema. */
+function credentialFieldsOf(schema: GraphQLSchema): Map<GraphQLObjectType, Set<string>> {
+  let found = bySchema.get(schema);
+  if (!found) {
+    found = new Map();
+    for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+      if (!root) continue;
+      const names = Object.values(root.getFields())
+        .filter((field) => SECRET_INPUTS.has(field.name) || field.args.some((arg) => SECRET_INPUTS.has(arg.name) || holdsSecret(arg.type)))
+        .map((field) => field.name);
+      found.set(root, new Set(names));
+    }
+    bySchema.set(schema, found);
+  }
+  return found;
+}
+
+export interface CredentialSelection {
+  /** The field's response key (its alias, or its name). */
+  responseKey: string;
+  /** The client id it authenticates, when the arguments say (undefined for a password, or arguments graphql-js will refuse). */
+  clientId: string | undefined;
+}
+
+/** The root fields an operation selects, fragments expanded (each once, so that cycles end). */
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>(), into: FieldNode[] = []): FieldNode[] {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) into.push(selection);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFields(document, selection.selectionSet, seen, into);
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = document.definitions.find((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === selection.name.value);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFields(document, fragment.selectionSet, seen, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The field of the operation that checks a secret, or null when it selects none; throws
+ * validation_failed when it selects more than one.
+ */
+export function credentialSelection(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): CredentialSelection | null {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return null;
+  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const names = root ? credentialFieldsOf(schema).get(root) : undefined;
+  if (!root || !names?.size) return null;
+  const selected = rootFields(document, operation.selectionSet).filter((field) => names.has(field.name.value));
+  if (selected.length === 0) return null;
+  if (selected.length > 1) {
+    const field = selected[0].name.value;
+    throw new ApiError('validation_failed', `An operation may check one client secret or password; this one selects ${selected.length} (${[...new Set(selected.map((node) => node.name.value))].join(', ')}).`, [
+      { field, issue: 'one_credential_check_per_operation' },
+    ]);
+  }
+  const [node] = selected;
+  return { responseKey: node.alias?.value ?? node.name.value, clientId: clientIdOf(schema, root.getFields()[node.name.value], node, operation, variables) };
+}
+
+function clientIdOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, node: FieldNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): string | undefined {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return undefined;
+  try {
+    const input = getArgumentValues(field, node, coerced.coerced).input as { clientId?: unknown } | undefined;
+    return typeof input?.clientId === 'string' ? input.clientId : undefined;
+  } catch {
+    return undefined; // graphql-js refuses these arguments before the field runs
+  }
+}
