@@ -133,7 +133,7 @@ const refuseQuota = (ctx: Context, quota: Decision) =>
  * 4. the operation spends the rest of its estimated cost (a tenth, at least 1 in all);
  * 5. only then is the parse cached, for the next request that sends the same text.
  */
-export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<Admission | null> {
+export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<(Admission & { quota: Decision }) | null> {
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
   if (!entry.allowed) return refuseQuota(ctx, entry);
@@ -163,13 +163,15 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
     ctx.res.once('close', hold.release);
   }
   const rest = operationPoints(admission.cost) - 1;
-  const quota = rest > 0 ? await chargeCaller(limits, sql, scope, ctx.ip, rest) : entry;
-  if (!quota.allowed) return refuseQuota(ctx, quota);
+  const charged = rest > 0 ? await chargeCaller(limits, sql, scope, ctx.ip, rest) : entry;
+  if (!charged.allowed) return refuseQuota(ctx, charged);
   admission.remember();
-  ctx.set(rateLimitHeaders(quota));
+  ctx.set(rateLimitHeaders(charged));
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
   await nextTurn();
-  return admission;
+  // Both charges, given back together when the request cannot be served (503).
+  const quota: Decision = charged === entry ? entry : { ...charged, giveBack: () => (entry.giveBack?.(), charged.giveBack?.()) };
+  return { ...admission, quota };
 }
 
 /**

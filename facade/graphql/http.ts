@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GraphQLFormattedError } from 'graphql';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
@@ -22,6 +22,24 @@ import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
 import { rateLimitedMessage, refusalHeaders, type Decision } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
+import { isSubgraphUnreachable, reportUnavailable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+
+/**
+ * An answer that holds a service_unavailable error (the database, or a subgraph, could not be
+ * reached) is HTTP 503 with Retry-After, as REST answers are; data resolved before it stays in the body.
+ */
+const unavailableStatus: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        if (!response.body.singleResult.errors?.some((error) => error.extensions?.code === 'service_unavailable')) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
 
 export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
@@ -31,6 +49,15 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     csrfPrevention: false,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // A subgraph the gateway could not reach (distributed topology) is service_unavailable, in the
+    // API's words: not INTERNAL_SERVER_ERROR with the subgraph's address in the message.
+    formatError: (formatted, error) => {
+      const original = (error as { originalError?: unknown })?.originalError ?? error;
+      if (!isSubgraphUnreachable(original)) return formatted;
+      reportUnavailable((err, suppressed) => logger.warn({ err, suppressed }, 'subgraph unreachable: answering 503'), original, 'subgraph');
+      const unavailable = subgraphUnavailable();
+      return { message: unavailable.message, path: formatted.path, extensions: unavailable.extensions };
+    },
     parseOptions: PARSE_OPTIONS,
     validationRules: [knownOperationTypesRule, conditionalIntrospectionRule],
     // Bounded in bytes (admission.ts), not by Apollo's estimate of a document's JSON.
@@ -39,7 +66,7 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
     // Apollo's landing page loads Sandbox from a CDN: browsers get ide.ts's GraphiQL instead.
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorsPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorsPlugin(), unavailableStatus],
     // The platform drains requests on SIGTERM itself (facade/server.ts); Apollo's own handler would
     // stop the server at the signal and fail the GraphQL operations still in flight.
     stopOnTerminationSignals: false,
@@ -160,6 +187,8 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
       throw error;
     }
     if (check && credential) await check.settle(outcomeOfBody(ctx.body, credential.responseKey));
+    // What could not be served spends nothing.
+    if (ctx.status === 503) admission.quota.giveBack?.();
     addRequestId(ctx);
   });
 }

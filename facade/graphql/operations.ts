@@ -9,10 +9,11 @@ import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { operationFromDocument } from '@apollo/federation-internals';
-import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
 import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
+import { isSubgraphUnreachable, subgraphUnavailable } from '../../subgraphs/shared/db/unavailable.ts';
 import type { GatewayContext } from './context.ts';
 import { gatewayExecutor, gatewayQueryPlanner, type ExecutorResult } from './gateway-internals.ts';
 
@@ -38,6 +39,17 @@ export function prepareOperation(source: string): PreparedOperation {
 }
 
 export type OperationResult = ExecutorResult;
+
+/**
+ * A gateway error as the API tells it: the gateway hands on a failed fetch to a subgraph (distributed
+ * topology) as the fetch's own error, whose message names the subgraph's address; it is
+ * subgraph_unavailable (503) instead.
+ */
+function asApiFormatted(error: GraphQLFormattedError): GraphQLFormattedError {
+  if (!isSubgraphUnreachable(error)) return error;
+  const unavailable = subgraphUnavailable();
+  return { message: unavailable.message, path: error.path, extensions: unavailable.extensions };
+}
 
 export interface LocalSubgraphs {
   db: Database;
@@ -130,7 +142,8 @@ export class OperationRunner {
       overallCachePolicy: undefined,
     };
     // The request context Apollo Server would have built, minus parsing and validation done above.
-    return gatewayExecutor(this.gateway)(requestContext);
+    const result = await gatewayExecutor(this.gateway)(requestContext);
+    return result.errors ? { ...result, errors: result.errors.map(asApiFormatted) } : result;
   }
 
   private async runOnSubgraph(

@@ -2,6 +2,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable, reportUnavailable } from '../../subgraphs/shared/db/unavailable.ts';
 import { sendApiError, sendError } from './problem.ts';
 
 export function errorHandler(logger: Logger): Middleware {
@@ -21,6 +22,11 @@ export function errorHandler(logger: Logger): Middleware {
           sendError(ctx, 400, 'validation_failed', 'The request body is not valid JSON.', [{ field: 'body', issue: 'malformed' }]);
         }
         return;
+      }
+      // The database away is no fault of ours: 503 with Retry-After, logged once in a while, not per request.
+      if (isDatabaseUnavailable(error)) {
+        reportUnavailable((err, suppressed) => logger.warn({ err, requestId: ctx.state.requestId, suppressed }, 'database unavailable: answering 503'), error);
+        return sendApiError(ctx, databaseUnavailable());
       }
       logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       sendError(ctx, 500, 'internal', 'Internal error.');

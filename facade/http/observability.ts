@@ -69,7 +69,9 @@ export function requestLogger(logger: Logger): Middleware {
     try {
       await next();
     } finally {
-      const level = ctx.status >= 500 ? 'error' : 'info';
+      // A 503 (the database away, a subgraph unreachable) is an outage the operator sees from its own
+      // log lines, not a fault of ours on every request.
+      const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
       if (logger.isLevelEnabled(level)) {
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
         logger[level](

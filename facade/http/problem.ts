@@ -4,6 +4,7 @@
 // a GraphQL client reads: {"errors":[{"message":"…","extensions":{"code","details","requestId"}}]}.
 import type { Context } from 'koa';
 import type { ApiError, ErrorCode, ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 export function errorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
   return { error: { code, message, requestId, ...(details?.length ? { details } : {}) } };
@@ -19,6 +20,9 @@ export function answerErrorsAsGraphQL(ctx: Context): void {
 }
 
 export function sendError(ctx: Context, status: number, code: ErrorCode, message: string, details?: ErrorDetail[]): void {
+  // Every 503 says when to try again (docs/errors.md): the part of the service that is away is
+  // expected back, and clients that honour it do not hammer it meanwhile.
+  if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   ctx.status = status;
   if (ctx.state.errorFormat === 'graphql') {
     // The GraphQL-over-HTTP media type when the client prefers it, as Apollo Server answers its own errors.

@@ -16,6 +16,9 @@ import type { Database, SqlRunner } from '../../subgraphs/shared/db/database.ts'
 import type { RequestScope } from '../../subgraphs/shared/context.ts';
 import { resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
+import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
 
 export interface Policy {
   /** The name clients see in RateLimit-Policy. */
@@ -30,6 +33,8 @@ export interface Decision {
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
+  /** Returns what an allowed request took, when it could not be served after all (the database was away). */
+  giveBack?: () => void;
 }
 
 /** off counts nothing and refuses nothing: RATE_LIMIT=off, to measure what limiting costs (benchmarks). */
@@ -42,7 +47,8 @@ export interface StoreOptions {
   /** An ioredis client (redis) or a pg Pool (postgresql). */
   client?: unknown;
   syncMs?: number;
-  log?: (message: string, error?: unknown) => void;
+  /** Failures to reach a shared store: logged when they start, once a minute while they last, and when they end. */
+  failures?: FailureRun;
 }
 
 function limiterFor(policy: Policy, store: StoreOptions): RateLimiterAbstract {
@@ -71,6 +77,8 @@ interface Tally {
   resetAt: number;
   /** Refused here since the last sync: ask the store again, another instance may have moved. */
   stale: boolean;
+  /** Part of `counted` that the store never took (it could not be reached): forgotten at its next answer. */
+  unsent: number;
 }
 
 const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
@@ -116,7 +124,7 @@ export class PolicyCounter {
       // request (an expensive operation, say) spends nothing.
       try {
         const result = await this.limiter.consume(key, points);
-        return this.decision(true, result.consumedPoints, now + result.msBeforeNext, now);
+        return { ...this.decision(true, result.consumedPoints, now + result.msBeforeNext, now), giveBack: once(() => void this.limiter.reward(key, points).catch(() => undefined)) };
       } catch (refusal) {
         if (refusal instanceof Error) throw refusal;
         const result = await this.limiter.reward(key, points);
@@ -132,7 +140,23 @@ export class PolicyCounter {
     }
     tally.pending += points;
     this.schedule();
-    return this.decision(true, used + points, tally.resetAt, now);
+    const giveBack = once(() => {
+      // Only into the window it was taken from: a new window starts from the store's count.
+      if (this.tallies.get(key) !== tally || tally.resetAt <= Date.now()) return;
+      let left = points;
+      // Not sent yet: simply not sent. Counted here because the store was away: uncounted here.
+      const unsentYet = Math.min(left, Math.max(0, tally.pending));
+      tally.pending -= unsentYet;
+      left -= unsentYet;
+      const neverSent = Math.min(left, tally.unsent);
+      tally.unsent -= neverSent;
+      tally.counted -= neverSent;
+      left -= neverSent;
+      // In the store (or on its way there): taken back from it at the next sync.
+      tally.pending -= left;
+      this.schedule();
+    });
+    return { ...this.decision(true, used + points, tally.resetAt, now), giveBack };
   }
 
   /** Adds points whatever the count (a failed authentication), and answers the count after them. */
@@ -196,16 +220,23 @@ export class PolicyCounter {
     if (!loading) {
       loading = this.limiter
         .get(key)
-        .catch((error: unknown) => {
-          this.store.log?.('rate-limit store read failed', error);
-          return null;
-        })
+        .then(
+          (current) => {
+            this.store.failures?.succeeded();
+            return current;
+          },
+          (error: unknown) => {
+            // Unreachable: this instance counts the key alone, from zero (docs/errors.md#rate-limits).
+            this.store.failures?.failed(error);
+            return null;
+          },
+        )
         .then((current) => {
           this.loading.delete(key);
           const at = Date.now();
           // What this instance has on its way or pending belongs to the new window.
           const previous = this.tallies.get(key);
-          const tally: Tally = { counted: 0, sending: previous?.sending ?? 0, pending: previous?.pending ?? 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false };
+          const tally: Tally = { counted: 0, sending: previous?.sending ?? 0, pending: previous?.pending ?? 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false, unsent: 0 };
           if (current && current.msBeforeNext > 0) {
             tally.counted = current.consumedPoints;
             tally.resetAt = at + current.msBeforeNext;
@@ -246,16 +277,19 @@ export class PolicyCounter {
         sends.push(
           this.limiter.penalty(key, points).then(
             (result: RateLimiterRes) => {
+              this.store.failures?.succeeded();
               tally.sending -= points;
               // The store's total includes these points and every other instance's.
               tally.counted = result.consumedPoints;
+              tally.unsent = 0;
               tally.resetAt = Date.now() + result.msBeforeNext;
             },
             (error: unknown) => {
               // The store is unreachable: go on counting here, so the limit still holds per instance.
               tally.sending -= points;
               tally.counted += points;
-              this.store.log?.('rate-limit store write failed', error);
+              tally.unsent += points;
+              this.store.failures?.failed(error);
             },
           ),
         );
@@ -377,17 +411,40 @@ export function addressKey(ip: string): string {
   return `${v6.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
-/** Whose quota a request spends: its application (with its user), its API key, or its IP address. */
+/**
+ * Whose quota a request spends: its application (with its user), its API key, or its IP address.
+ * Only a credential found invalid makes a request anonymous: one that could not be checked (the
+ * database away) fails the request with 503 service_unavailable, spending nobody's quota.
+ */
 export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number): Promise<Decision> {
   if (scope.authorization) {
     // The same memoised lookup the subgraphs use: the token is read once per request.
-    const authority = await (scope.authority ??= resolveAuthority(sql, scope.authorization)).catch(() => null);
+    const authority = await checked(scope.authority ??= resolveAuthority(sql, scope.authorization));
     if (authority) return limits.take('token', tokenQuotaKey(authority), points);
   } else if (scope.apiKey) {
-    const key = await (scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey)).catch(() => null);
+    const key = await checked(scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey));
     if (key) return limits.take('apiKey', key.keyId, points);
   }
   return limits.take('anonymous', addressKey(ip), points);
+}
+
+/** A credential's lookup: null when the credential is not valid; a lookup that failed is thrown (as 503 when the database was away). */
+async function checked<T>(lookup: Promise<T>): Promise<T | null> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'invalid_token') return null;
+    throw unavailableOr(error);
+  }
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    action();
+  };
 }
 
 /** A GraphQL operation spends a tenth of its estimated cost (docs/graphql.md), at least 1. */
@@ -412,12 +469,13 @@ export function openRateLimitStore(
   { redisUrl = process.env.REDIS_URL, prefix = process.env.RATE_LIMIT_PREFIX }: { redisUrl?: string; prefix?: string } = {},
 ): { store: StoreOptions; close(): Promise<void> } {
   const syncMs = Number(process.env.RATE_LIMIT_SYNC_MS ?? 100);
+  const failures = new FailureRun('rate-limit store', log);
   if (process.env.RATE_LIMIT === 'off') return { store: { kind: 'off' }, close: async () => undefined };
   if (redisUrl) {
     // No offline queue: while Redis is away a write fails at once and the instance counts alone.
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    redis.on('error', (error) => log('rate-limit store (Redis) error', error));
-    return { store: { kind: 'redis', client: redis, syncMs, log, prefix }, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
+    redis.on('error', (error) => failures.failed(error));
+    return { store: { kind: 'redis', client: redis, syncMs, failures, prefix }, close: async () => void (await redis.quit().catch(() => redis.disconnect())) };
   }
   if (db.kind === 'postgresql') {
     // The library's pool interface, on the platform's own pool.
@@ -427,7 +485,7 @@ export function openRateLimitStore(
         return { rows: result.rows, rowCount: result.rows.length };
       },
     };
-    return { store: { kind: 'postgresql', client, syncMs, log }, close: async () => undefined };
+    return { store: { kind: 'postgresql', client, syncMs, failures }, close: async () => undefined };
   }
-  return { store: { kind: 'memory', log }, close: async () => undefined };
+  return { store: { kind: 'memory' }, close: async () => undefined };
 }

@@ -13,10 +13,11 @@
 // cookies are HttpOnly, SameSite=Lax and scoped to /oauth.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { randomSecret } from '../../subgraphs/shared/crypto.ts';
 import { textIssue } from '../../subgraphs/shared/input-safety.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 import {
   AUTHORIZATION_PARAMS,
   approveAuthorization,
@@ -102,6 +103,19 @@ function csrfMatches(binding: string, submitted: unknown): boolean {
   return timingSafeEqual(Buffer.from(expected), Buffer.from(submitted));
 }
 
+/** A page whose database is away says so in a page of its own (503 with Retry-After), not in the API's JSON. */
+function unavailablePage(handler: Middleware): Middleware {
+  return async (ctx, next) => {
+    try {
+      await handler(ctx, next);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      sendPage(ctx, 503, errorPage(`The service is unavailable for a moment. Try again in a few seconds.`));
+    }
+  };
+}
+
 export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits, issuer: Issuer) {
   /** The browser's signed-in user, if any, and what its CSRF tokens are bound to: that session, else its pre-session. */
   async function browserOf(ctx: Context): Promise<{ user: SessionUser | null; binding: string }> {
@@ -132,13 +146,13 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
     sendPage(ctx, 200, consentPage(request.client.name, user.displayName, request.scopes, request.params, csrf));
   }
 
-  router.get('oauthAuthorize', '/oauth/authorize', async (ctx) => {
+  router.get('oauthAuthorize', '/oauth/authorize', unavailablePage(async (ctx) => {
     ctx.state.route = '/oauth/authorize';
     const request = await check(ctx, ctx.query, 302);
     if (request) await showPage(ctx, request);
-  });
+  }));
 
-  router.post('oauthAuthorizeForm', '/oauth/authorize', async (ctx) => {
+  router.post('oauthAuthorizeForm', '/oauth/authorize', unavailablePage(async (ctx) => {
     ctx.state.route = '/oauth/authorize';
     const form = ((await readBody(ctx, 'form')) ?? {}) as Record<string, unknown>;
     const request = await check(ctx, form, 303);
@@ -184,5 +198,5 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
       default:
         return sendPage(ctx, 400, errorPage('The form was sent without a choice.'));
     }
-  });
+  }));
 }

@@ -20,7 +20,7 @@ const STATUS_TEXT: Record<number, string> = {
   428: 'A required If-Match header is missing (precondition_required).',
   429: 'Too many requests (rate_limited); see Retry-After.',
   500: 'Internal error (internal).',
-  503: 'Service unavailable (service_unavailable).',
+  503: 'Service unavailable (service_unavailable; temporarily_unavailable on the OAuth endpoints): the database or a subgraph cannot be reached, or a metered read ran out of time. Nothing was charged to a rate limit; retry after Retry-After seconds.',
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -35,6 +35,7 @@ const RETRY_AFTER = { 'Retry-After': { schema: { type: 'integer' }, description:
 /** GET and POST /oauth/authorize: browser pages, not API operations, documented by hand. */
 function authorizePaths() {
   const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+  const unavailable = { ...html('An error page: the database cannot be reached; try again after Retry-After seconds.'), headers: RETRY_AFTER };
   const redirect = (description: string) => ({ description, headers: { Location: { schema: { type: 'string' }, description: 'The redirect URI with code, state and iss, or with error, error_description, state and iss.' } } });
   const params = AUTHORIZATION_PARAMS.map((name) => ({
     name,
@@ -54,6 +55,7 @@ function authorizePaths() {
         200: html('The sign-in or the consent page.'),
         302: redirect('An error for the client, at its redirect URI.'),
         400: html('An error page: nothing can be sent to the client.'),
+        503: unavailable,
       },
       security: [],
     },
@@ -69,6 +71,7 @@ function authorizePaths() {
         400: html('An error page.'),
         401: html('The sign-in page: the username and password do not match.'),
         429: { ...html('The sign-in page: too many failed sign-ins from this address (with the token endpoint\'s and the GraphQL fields\' failed client authentications).'), headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } },
+        503: unavailable,
       },
       security: [],
     },
@@ -148,7 +151,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
     for (const status of row.errors) {
       responses[status] = {
         description: STATUS_TEXT[status] ?? 'Error.',
-        ...(status === 429 ? { headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } } : {}),
+        ...(status === 429 ? { headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } } : status === 503 ? { headers: RETRY_AFTER } : {}),
         content: {
           'application/json': {
             schema:

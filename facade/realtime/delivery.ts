@@ -9,12 +9,29 @@
 // - a subscription sends every change that is ready in one synchronous loop, without a promise per
 //   change, for as long as its socket is below its high-water mark (then it waits for the socket to
 //   drain, and its backlog stays in its change stream, which bounds it).
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, execute, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { FeedChange } from '../../subgraphs/shared/change-feed.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
+import { backoffDelay } from '../../subgraphs/shared/failure-run.ts';
 import { responseKeyResolver } from './schema.ts';
 import type { ChangeStream } from './stream.ts';
 import { textFrame } from './transport.ts';
 import type { SubscriptionContext } from './types.ts';
+
+/**
+ * What a subscriber is told when its subscription fails or cannot start: the API's code (and, when the
+ * database was away, service_unavailable with retryAfter), never the text of an internal error.
+ */
+export function asGraphQLError(error: unknown, fallback = 'The subscription could not start.'): GraphQLError {
+  const known = unavailableOr(error);
+  if (known instanceof ApiError) {
+    const retryAfter = known.status === 503 ? { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS } : {};
+    return new GraphQLError(known.message, { extensions: { code: known.code, details: known.details, ...retryAfter } });
+  }
+  if (known instanceof GraphQLError) return known;
+  return new GraphQLError(fallback, { extensions: { code: 'internal_error' } });
+}
 
 /** A change's payload for one signature: its JSON as UTF-8, or the error, once known. */
 interface Rendered {
@@ -32,6 +49,24 @@ const serialise = ({ errors, ...result }: ExecutionResult): Buffer =>
 
 const CLOSE_BRACE = Buffer.from('}');
 
+/**
+ * How long a change whose resource cannot be read (the database away) is tried again before its
+ * subscriptions end with service_unavailable (their subscribers resume from their last cursor).
+ */
+const RENDER_RETRY_MS = 60_000;
+
+/** A change's message: the resource read again, with backoff, while the database cannot be reached. */
+async function executeChange(args: ExecutionArgs, change: FeedChange): Promise<ExecutionResult> {
+  const giveUp = Date.now() + RENDER_RETRY_MS;
+  for (let failures = 1; ; failures++) {
+    const result = await execute({ ...args, rootValue: change, fieldResolver: responseKeyResolver });
+    const unavailable = result.errors?.find((error) => error.extensions?.code === 'service_unavailable');
+    if (!unavailable) return result;
+    if (Date.now() >= giveUp) throw unavailable;
+    await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures)));
+  }
+}
+
 function render(args: ExecutionArgs, change: FeedChange): Rendered {
   const signature = (args.contextValue as SubscriptionContext).signature;
   let bySignature = rendered.get(change.cursor);
@@ -48,7 +83,7 @@ function render(args: ExecutionArgs, change: FeedChange): Rendered {
       created.waiting = [];
       for (const wake of waiting) wake();
     };
-    Promise.resolve(execute({ ...args, rootValue: change, fieldResolver: responseKeyResolver }))
+    executeChange(args, change)
       .then(serialise)
       .then(
         (json) => {
@@ -127,7 +162,8 @@ export async function deliverSubscription(args: ExecutionArgs): Promise<AsyncGen
   const iterator: AsyncGenerator<ExecutionResult> = {
     next: async () => {
       const result = await endedPromise;
-      if (failure) throw failure;
+      // graphql-ws answers a thrown error as this subscription's `error` message: in the API's words.
+      if (failure) throw asGraphQLError(failure, 'The subscription failed: subscribe again with your last cursor.');
       return result;
     },
     return: async () => {

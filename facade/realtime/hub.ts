@@ -3,6 +3,7 @@
 // hub over the same database, so a write through any instance reaches subscribers of every instance.
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { followChanges, headPosition, type FeedChange, type FeedPosition } from '../../subgraphs/shared/change-feed.ts';
+import type { TaskLog } from '../../subgraphs/shared/failure-run.ts';
 
 // Which read of the feed found a change. Every change a read finds had committed before the read, so
 // one read of a resource made after it shows the state after all of them: under load, when a read
@@ -39,7 +40,10 @@ export class ChangeHub {
   private readonly listeners = new Set<HubListener>();
   private follower?: Awaited<ReturnType<typeof followChanges>>;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log: TaskLog = () => undefined,
+  ) {}
 
   async start(pollMs = 1000): Promise<void> {
     const from: FeedPosition = await headPosition(this.db.sql);
@@ -50,7 +54,7 @@ export class ChangeHub {
         markRead(changes);
         for (const listener of this.listeners) listener(changes);
       },
-      { pollMs },
+      { pollMs, log: this.log },
     );
   }
 

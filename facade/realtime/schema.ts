@@ -181,13 +181,16 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
   let result = shared.get(key);
   if (!result) {
     const context: GatewayContext = { scope: { ...socket.credential.scope(), requestId: `rt_${change.id}`, deadline: Date.now() + 10_000 } };
-    result = runner.run(operation, variables, context).then(({ data, errors }) => {
+    const running: Promise<unknown> = runner.run(operation, variables, context).then(({ data, errors }) => {
       if (errors?.length) {
         const [first] = errors;
+        // A read the database could not serve is tried again (delivery.ts): not from this cache.
+        if (first.extensions?.code === 'service_unavailable' && shared.get(key) === running) shared.delete(key);
         throw new GraphQLError(first.message, { extensions: first.extensions });
       }
       return path.reduce<unknown>((value, step) => (value as Record<string, unknown> | null)?.[step], data);
     });
+    result = running;
     shared.set(key, result);
     setTimeout(() => shared.delete(key), 5_000).unref();
   }

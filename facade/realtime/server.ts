@@ -19,13 +19,16 @@ import {
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { ApiError, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
+import { coalesce } from '../../subgraphs/shared/coalesce.ts';
+import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
 import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
 import { resolveApiKey, touchApiKey, usableApiKeys } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
-import { deliverSubscription } from './delivery.ts';
+import { asGraphQLError, deliverSubscription } from './delivery.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
@@ -50,6 +53,8 @@ export const CLOSE_CODES = {
    * floods has a bug to fix first.
    */
   tooManyMessages: 4429,
+  /** The credential could not be checked (the database away): reconnect after a few seconds (RFC 6455 "Try Again Later"). */
+  tryAgainLater: 1013,
 } as const;
 
 export const GATEWAY_PATHS = { token: '/graphql', key: '/api/v1/gateway' } as const;
@@ -140,13 +145,6 @@ function syntaxError(query: string): unknown {
   }
 }
 
-const asGraphQLError = (error: unknown): GraphQLError =>
-  error instanceof ApiError
-    ? new GraphQLError(error.message, { extensions: { code: error.code, details: error.details } })
-    : error instanceof GraphQLError
-      ? error
-      : new GraphQLError('The subscription could not start.', { extensions: { code: 'internal_error' } });
-
 interface Socket extends SocketState {
   ws: WebSocket;
   alive: boolean;
@@ -178,16 +176,19 @@ export class RealtimeGateway {
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
-    this.hub = new ChangeHub(options.db);
+    this.hub = new ChangeHub(options.db, options.log);
     this.schema = realtimeSchema(options.gateway.schema!);
     this.transport = new CoalescingTransport({ log: options.log, messageLimit: messageLimit() });
     this.servers = { token: this.serve('token'), key: this.serve('key') };
   }
 
+  /** The check of open sockets' credentials: while the database is away it backs off, and closes nothing. */
+  private readonly sweeping = coalesce(() => this.sweep(), { failures: new FailureRun('the gateway\'s credential check', (message, error) => this.options.log(message, error)) });
+
   async start(): Promise<void> {
     await this.hub.start();
     const ping = setInterval(() => this.ping(), this.options.pingMs ?? envInt('GATEWAY_PING_MS', 15_000));
-    const sweep = setInterval(() => void this.sweep().catch((error) => this.options.log('credential sweep failed', error)), this.options.sweepMs ?? 500);
+    const sweep = setInterval(() => void this.sweeping(), this.options.sweepMs ?? 500);
     ping.unref();
     sweep.unref();
     this.timers = [ping, sweep];
@@ -210,6 +211,7 @@ export class RealtimeGateway {
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    this.sweeping.cancel();
     for (const socket of this.sockets) socket.ws.close(1001, 'Server shutting down: reconnect and resume from your last cursor.');
     await this.hub.stop();
     await Promise.all(Object.values(this.servers).map((wss) => new Promise((resolve) => wss.close(resolve))));
@@ -224,6 +226,11 @@ export class RealtimeGateway {
       subscribe: deliverSubscription,
       onConnect: async (ctx) => {
         const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
+        if (credential === 'unavailable') {
+          // Not a bad credential: one that cannot be checked now. Clients retry 1013 by themselves.
+          ctx.extra.socket.close(CLOSE_CODES.tryAgainLater, `The database cannot be reached: reconnect in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`);
+          return false;
+        }
         if (!credential) return false;
         const count = this.perCredential.get(credential.hash) ?? 0;
         if (count >= this.limits.maxSocketsPerCredential) {
@@ -259,7 +266,7 @@ export class RealtimeGateway {
           if (!(id in ctx.subscriptions)) return [new GraphQLError('The subscription was completed before it started.')];
           return await this.prepare(socket, id, payload);
         } catch (error) {
-          if (!(error instanceof ApiError) && !(error instanceof GraphQLError)) this.options.log('subscription failed to start', error);
+          if (!(error instanceof ApiError) && !(error instanceof GraphQLError) && !isDatabaseUnavailable(error)) this.options.log('subscription failed to start', error);
           return [asGraphQLError(error)];
         } finally {
           done();
@@ -270,7 +277,8 @@ export class RealtimeGateway {
     return wss;
   }
 
-  private async authenticate(kind: 'token' | 'key', params: Record<string, unknown>): Promise<Credential | null> {
+  /** The socket's credential; null when it is not valid, 'unavailable' when it could not be checked. */
+  private async authenticate(kind: 'token' | 'key', params: Record<string, unknown>): Promise<Credential | null | 'unavailable'> {
     try {
       if (kind === 'token') {
         const authorization = typeof params.authorization === 'string' ? params.authorization.slice(0, 1000) : undefined;
@@ -303,6 +311,7 @@ export class RealtimeGateway {
         quota: { policy: 'apiKey', key: found.keyId },
       };
     } catch (error) {
+      if (isDatabaseUnavailable(error)) return 'unavailable';
       if (!(error instanceof ApiError)) this.options.log('gateway authentication failed', error);
       return null;
     }
@@ -355,9 +364,10 @@ export class RealtimeGateway {
     const preparing = inFlightDocuments.reserve(credential, bytes);
     if (typeof preparing === 'string') return [busy(preparing)];
     try {
+      let quota: Decision;
       try {
         const rest = operationPoints(cost) - 1;
-        const quota = rest > 0 ? await this.options.rateLimits.take(policy, key, rest) : entry;
+        quota = rest > 0 ? await this.options.rateLimits.take(policy, key, rest) : entry;
         if (!quota.allowed) return rateLimited(quota);
         remember(payload.query, parsed);
       } catch (error) {
@@ -371,8 +381,18 @@ export class RealtimeGateway {
       const field = fieldNode.name.value as SubscriptionField;
       const args = getArgumentValues(this.schema.getSubscriptionType()!.getFields()[field], fieldNode, coerced.coerced);
       const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
-      if (after) await assertRetained(this.options.db.sql, after, 'after');
-      if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+      try {
+        if (after) await assertRetained(this.options.db.sql, after, 'after');
+        if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+      } catch (error) {
+        // A subscription the database could not check spends nothing: the client subscribes again.
+        const answered = unavailableOr(error);
+        if (answered instanceof ApiError && answered.status === 503) {
+          entry.giveBack?.();
+          if (quota !== entry) quota.giveBack?.();
+        }
+        throw answered;
+      }
       // What the subscription holds while it runs: its share, its document (once, however many
       // subscriptions share it) and its backlog as it grows (stream.ts).
       const memory = holdSubscription(credential, document, bytes);
@@ -411,7 +431,11 @@ export class RealtimeGateway {
     }
     const variables = { eventId: args.eventId, ...(child ? { id: child === 'match' ? args.matchId : args.playdayId } : {}) };
     const { errors } = await this.options.runner.run(operation, variables, { scope: { ...socket.credential.scope(), requestId: 'rt_access', deadline: Date.now() + 10_000 } });
-    if (errors?.length) throw new GraphQLError(errors[0].message, { extensions: errors[0].extensions });
+    if (errors?.length) {
+      const { code, details } = errors[0].extensions ?? {};
+      if (code === 'service_unavailable') throw new ApiError('service_unavailable', errors[0].message, details as ErrorDetail[] | undefined);
+      throw new GraphQLError(errors[0].message, { extensions: errors[0].extensions });
+    }
   }
 
   private forget(ws: WebSocket): void {

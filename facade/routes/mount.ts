@@ -17,6 +17,7 @@ import type { RouteInput, RouteRow } from './table.ts';
 import type { SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CredentialCheck } from '../http/credential-checks.ts';
+import { isSubgraphUnreachable, reportUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 export interface RouteLimits {
   limits: RateLimits;
@@ -60,18 +61,19 @@ export function statusOfGraphQLError(error: GraphQLFormattedError): { status: nu
   if (isErrorCode(code)) return { status: errorStatus[code], code };
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') return { status: 400, code: 'validation_failed' };
   // A subgraph that could not be reached at all: the service behind the route is unavailable.
-  if (error.extensions?.serviceName || /ECONNREFUSED|fetch failed|socket hang up/.test(error.message)) {
-    return { status: 503, code: 'service_unavailable' };
-  }
+  if (error.extensions?.serviceName || isSubgraphUnreachable(error)) return { status: 503, code: 'service_unavailable' };
   return { status: 500, code: 'internal' };
 }
 
 function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: number) {
-  const oauth = (error.extensions?.oauthError as string | undefined) ?? (status >= 500 ? 'server_error' : 'invalid_request');
+  // 503 is RFC 6749's temporarily_unavailable, with Retry-After as on every other 503.
+  const fallback = status === 503 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request';
+  const oauth = (error.extensions?.oauthError as string | undefined) ?? fallback;
   ctx.status = oauth === 'invalid_client' ? 401 : status >= 500 ? status : 400;
   if (oauth === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+  if (status === 503) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: oauth, error_description: error.message };
+  ctx.body = { error: oauth, error_description: status === 500 ? 'Internal error.' : error.message };
 }
 
 /** 429 with the limit fields and Retry-After, in the route's error format. */
@@ -141,7 +143,16 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       const error = result.errors?.[0];
       if (error) {
         const { status, code } = statusOfGraphQLError(error);
-        if (status >= 500) logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
+        // A request the service could not serve spends nothing (the client is asked to retry).
+        if (status === 503 && 'spent' in quota) quota.spent.giveBack?.();
+        // An outage is logged once in a while, not per request: the database's where it was met, an
+        // unreachable subgraph's here.
+        const issue = (error.extensions?.details as ErrorDetail[] | undefined)?.[0]?.issue;
+        if (issue === 'subgraph_unavailable') {
+          reportUnavailable((err, suppressed) => logger.warn({ err, suppressed, requestId: ctx.state.requestId }, 'subgraph unreachable: answering 503'), result.errors![0], 'subgraph');
+        } else if (status >= 500 && issue !== 'database_unavailable') {
+          logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
+        }
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);
         // An API key is not a bearer token: only bearer routes challenge for one.
         if (code === 'invalid_token' && row.security !== 'apiKey') ctx.set('WWW-Authenticate', `Bearer realm="api", error="invalid_token"`);

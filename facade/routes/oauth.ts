@@ -139,7 +139,7 @@ export const oauthRoutes = [
       };
     },
     success: { status: 200, schema: tokenResponse, description: 'The access token (RFC 6749 §5.1).' },
-    errors: [400, 401, 429, 500],
+    errors: [400, 401, 429, 500, 503],
     example: {
       request: 'POST /oauth/token\nAuthorization: Basic YXBwX2RlbW86ZGVtby1hcHAtc2VjcmV0\nContent-Type: application/x-www-form-urlencoded\n\ngrant_type=client_credentials&scope=event%3Amanage',
       response: { access_token: 'esp_at_…', token_type: 'Bearer', expires_in: 3600, scope: 'event:manage' },
@@ -163,7 +163,7 @@ export const oauthRoutes = [
     variables: clientTokenVariables,
     result: () => ({}),
     success: { status: 200, schema: z.object({}).strict().meta({ id: 'Empty' }), description: 'Revoked, or not a token of this client.' },
-    errors: [400, 401, 429, 500],
+    errors: [400, 401, 429, 500, 503],
     example: { request: 'POST /oauth/revoke\nAuthorization: Basic YXBwX2RlbW86ZGVtby1hcHAtc2VjcmV0\nContent-Type: application/x-www-form-urlencoded\n\ntoken=esp_rt_…&token_type_hint=refresh_token', response: {} },
   }),
   defineRoute({
@@ -188,7 +188,7 @@ export const oauthRoutes = [
       return { active: true, scope: found.scope, client_id: found.clientId, token_type: found.tokenType, exp: found.exp, iat: found.iat, sub: found.sub };
     },
     success: { status: 200, schema: introspectionResponse, description: 'Whether the token is active, and what it carries.' },
-    errors: [400, 401, 429, 500],
+    errors: [400, 401, 429, 500, 503],
     example: {
       request: 'POST /oauth/introspect\nAuthorization: Basic YXBwX2RlbW86ZGVtby1hcHAtc2VjcmV0\nContent-Type: application/x-www-form-urlencoded\n\ntoken=esp_at_…',
       response: { active: true, scope: 'event:manage', client_id: 'app_demo', token_type: 'Bearer', exp: 1795000000, iat: 1794996400, sub: 'usr_alice' },

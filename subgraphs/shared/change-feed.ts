@@ -11,6 +11,7 @@ import { ApiError } from './errors.ts';
 import type { Database, SqlRunner, SqlStatement } from './db/database.ts';
 import { iso, NOW } from './db/sql-fragments.ts';
 import { coalesce } from './coalesce.ts';
+import { FailureRun, type TaskLog } from './failure-run.ts';
 
 /** Where a reader stands: after the row of transaction `xid` with sequence `sequence` (decimal strings). */
 export interface FeedPosition {
@@ -188,14 +189,15 @@ export async function followChanges(
   db: Database,
   after: FeedPosition,
   consume: (changes: FeedChange[]) => Promise<void> | void,
-  options: { pollMs?: number; batch?: number } = {},
+  options: { pollMs?: number; batch?: number; log?: TaskLog } = {},
 ): Promise<{ stop(): Promise<void>; position(): FeedPosition }> {
   let position = after;
   let stopped = false;
   let retryMs = 0;
   let retry: NodeJS.Timeout | undefined;
   const batch = options.batch ?? 500;
-  // A failed read (database restarting) is tried again at the next wake-up.
+  // A failed read (the database away) is logged once and tried again with backoff; the position moves
+  // only past changes handed to `consume`, so nothing is lost or handed out twice across the outage.
   const drain = coalesce(async () => {
     for (;;) {
       if (stopped) return;
@@ -217,7 +219,7 @@ export async function followChanges(
       } else retryMs = 0;
       return;
     }
-  });
+  }, { failures: new FailureRun('reading the change feed', options.log ?? (() => undefined)) });
   const stopListening = await onChanges(db, () => void drain(), options.pollMs);
   void drain();
   return {
@@ -225,6 +227,7 @@ export async function followChanges(
     async stop() {
       stopped = true;
       clearTimeout(retry);
+      drain.cancel();
       await stopListening();
     },
   };

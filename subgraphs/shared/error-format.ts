@@ -3,6 +3,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ApiError } from './errors.ts';
 import { isDataException } from './input-safety.ts';
+import { databaseUnavailable, isDatabaseUnavailable, reportUnavailable } from './db/unavailable.ts';
 
 export function formatSubgraphError(error: GraphQLError, log: (error: unknown) => void): GraphQLFormattedError {
   const original = error instanceof ApiError ? error : error.originalError;
@@ -12,6 +13,12 @@ export function formatSubgraphError(error: GraphQLError, log: (error: unknown) =
   if (!original) {
     // Request errors raised by graphql-js or the server itself (parsing, validation, coercion).
     return { message: error.message, path: error.path, extensions: { code: error.extensions?.code ?? 'validation_failed' } };
+  }
+  if (isDatabaseUnavailable(original)) {
+    // Not our fault and not the client's: 503 with Retry-After on every surface, logged once in a while.
+    reportUnavailable(log, original);
+    const unavailable = databaseUnavailable();
+    return { message: unavailable.message, path: error.path, extensions: unavailable.extensions };
   }
   log(original);
   if (isDataException(original)) {

@@ -8,6 +8,8 @@ import type { Database } from '../../shared/db/database.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import { onChanges, pruneChanges } from '../../shared/change-feed.ts';
 import { coalesce } from '../../shared/coalesce.ts';
+import { FailureRun } from '../../shared/failure-run.ts';
+import { retryWhileUnavailable } from '../../shared/db/unavailable.ts';
 import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
 import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
@@ -15,6 +17,8 @@ import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** An endpoint failing continuously this long is disabled. */
 const FAILING_DISABLES_AFTER = '5 days';
+/** An unrecorded attempt is retried by whoever claims it after its lease: recording stops this long before. */
+const LEASE_MARGIN_MS = 5_000;
 /** A receiver's Retry-After is honoured up to this many seconds. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 
@@ -104,7 +108,7 @@ export class WebhookWorker {
     async () => {
       if (this.running && (await fanOut(this.db)) > 0) void this.pump();
     },
-    (error) => this.log('webhook fan-out failed; trying again at the next wake-up', error),
+    { failures: new FailureRun('webhook fan-out', (message, error) => this.log(message, error)) },
   );
   /** Claims as many due deliveries as there are free slots and starts them. */
   private readonly pump = coalesce(
@@ -116,8 +120,9 @@ export class WebhookWorker {
         if (!claimed.length) break;
       }
     },
-    (error) => this.log('claiming webhook deliveries failed; trying again at the next wake-up', error),
+    { failures: new FailureRun('claiming webhook deliveries', (message, error) => this.log(message, error)) },
   );
+  private readonly recordFailures = new FailureRun('recording webhook attempts', (message, error) => this.log(message, error));
   private readonly stops: Array<() => Promise<void>> = [];
   private readonly attempts = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -157,6 +162,8 @@ export class WebhookWorker {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     if (this.pruner) clearInterval(this.pruner);
+    this.fanOut.cancel();
+    this.pump.cancel();
     for (const stop of this.stops.splice(0)) await stop().catch(() => undefined);
     while (this.attempts.size || this.pump.running || this.fanOut.running) {
       await Promise.race([...this.attempts, new Promise((resolve) => setTimeout(resolve, 20))]);
@@ -174,11 +181,14 @@ export class WebhookWorker {
   }
 
   private async attempt(delivery: Claimed, token: string): Promise<void> {
+    const leaseEnds = Date.now() + this.leaseMs - LEASE_MARGIN_MS;
     const outcome = await attemptDelivery({ deliveryId: delivery.id, url: delivery.url, body: delivery.body, secrets: delivery.secrets, timeoutMs: this.timeoutMs });
     const number = delivery.attemptCount + 1;
     const { status, delaySeconds } = this.next(outcome, number);
     try {
-      await this.db.sql(RECORD_SQL, [
+      // While the database is away the record is tried again until shortly before the lease runs out
+      // (or the worker stops): an outage shorter than that makes no attempt twice.
+      const record = () => this.db.sql(RECORD_SQL, [
         delivery.id,
         number,
         outcome.startedAt.toISOString(),
@@ -191,9 +201,11 @@ export class WebhookWorker {
         token,
         outcome.responseStatus === 410,
       ]);
+      await retryWhileUnavailable(record, () => this.running && Date.now() < leaseEnds);
+      this.recordFailures.succeeded();
     } catch (error) {
       // Unrecorded, the attempt is made again when the lease runs out.
-      this.log(`recording webhook delivery ${delivery.id} failed`, error);
+      this.recordFailures.failed(error);
     }
   }
 

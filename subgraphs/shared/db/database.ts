@@ -104,14 +104,28 @@ export function openDatabase(options: DatabaseOptions = {}): Database {
   return openPglite(options.dataDir ?? pgliteDataDir(), counter);
 }
 
+/** How long a request waits for a PostgreSQL connection (DATABASE_CONNECT_TIMEOUT_MS, default 10 s). */
+function connectTimeoutMs(): number {
+  const value = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 10_000);
+  return Number.isFinite(value) && value > 0 ? value : 10_000;
+}
+
 /** Where the embedded database lives: PGLITE_DATA_DIR, else ./data/pglite. */
 export const pgliteDataDir = () => process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite');
 
 function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10), counter?: Counter): Database {
   // Pipelined connections: a transaction's statements go out together (see transaction below); a
   // single query, Prisma's included, behaves as on any connection.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true });
+  // A connection is waited for at most DATABASE_CONNECT_TIMEOUT_MS (a server that does not answer, or
+  // a pool that stays busy that long): the request then answers 503 instead of hanging.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true, connectionTimeoutMillis: connectTimeoutMs() });
+  // An idle connection the server closed (a restart) is dropped by the pool and replaced on demand.
   pool.on('error', () => undefined);
+  // Every connection keeps a listener of its own for its lifetime: a connection released and taken
+  // again while its socket's data is still being read (a release inside a query's callback hands it
+  // to the next waiter at once) has none for that moment, and the server's "terminating connection"
+  // read next would be an uncaught exception. Its queries are failed all the same.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
   const listener = new PostgresListener(url);
@@ -129,6 +143,10 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
       if (counter) counter.count += statements.length + 2;
       const client = await pool.connect();
       let broken: Error | undefined;
+      // A connection lost while checked out is reported on the client as well as to the statements in
+      // flight; without a listener that report would be an uncaught exception.
+      const lost = (error: Error) => (broken ??= error);
+      client.on('error', lost);
       try {
         const sent = [
           client.query('BEGIN'),
@@ -146,6 +164,7 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
         return settled.slice(1, -1).map((result) => (result as PromiseFulfilledResult<pg.QueryResult>).value.rows);
       } finally {
         // A connection that failed outside SQL (or is somehow still in a transaction) is not reused.
+        client.off('error', lost);
         client.release(broken);
       }
     },

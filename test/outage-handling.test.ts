@@ -1,0 +1,230 @@
+// The pieces an outage goes through, each on its own (test/e2e/outage.test.ts stops a real server):
+// which errors mean "the database cannot be reached" (real errors from node-postgres, Prisma and
+// PGlite, against servers that refuse, hang up, hang, or answer the startup with an error), that a
+// background task backs off and logs a run of failures once, and that the rate limiter's shared store
+// failing neither refuses nor charges what was given back.
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { GraphQLError } from 'graphql';
+import { PrismaClient } from '../subgraphs/shared/db/generated/client.ts';
+import { openDatabase } from '../subgraphs/shared/db/database.ts';
+import { databaseUnavailable, isDatabaseUnavailable, unavailableOr } from '../subgraphs/shared/db/unavailable.ts';
+import { ApiError, invalidToken } from '../subgraphs/shared/errors.ts';
+import { coalesce } from '../subgraphs/shared/coalesce.ts';
+import { FailureRun } from '../subgraphs/shared/failure-run.ts';
+import { PolicyCounter } from '../facade/http/rate-limits.ts';
+import { buildOpenApiDocument } from '../facade/openapi/document.ts';
+import { routeTable } from '../facade/routes/index.ts';
+
+const servers: net.Server[] = [];
+const sockets = new Set<net.Socket>();
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A TCP server on 127.0.0.2 that does `onConnection` with every connection; answers its port. */
+async function fakeServer(onConnection: (socket: net.Socket) => void): Promise<number> {
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    onConnection(socket);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** A port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A PostgreSQL ErrorResponse message, as a server sends it in answer to the startup message. */
+function errorResponse(code: string, message: string): Buffer {
+  const field = (type: string, value: string) => Buffer.concat([Buffer.from(type), Buffer.from(value), Buffer.from([0])]);
+  const body = Buffer.concat([field('S', 'FATAL'), field('V', 'FATAL'), field('C', code), field('M', message), Buffer.from([0])]);
+  const header = Buffer.alloc(5);
+  header.write('E');
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+}
+
+const answering = (code: string, message: string) => fakeServer((socket) => socket.once('data', () => socket.end(errorResponse(code, message))));
+
+/** The error of one query through node-postgres (a pool, as the platform uses it) and through Prisma over it. */
+async function errorsOf(port: number, poolOptions: pg.PoolConfig = {}): Promise<{ pg: unknown; prisma: unknown }> {
+  const url = `postgresql://app@127.0.0.2:${port}/db`;
+  const pool = new pg.Pool({ connectionString: url, ...poolOptions });
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(new pg.Pool({ connectionString: url, ...poolOptions })) });
+  try {
+    const viaPg = await pool.query('SELECT 1').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const viaPrisma = await prisma.event.findFirst().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    return { pg: viaPg, prisma: viaPrisma };
+  } finally {
+    await prisma.$disconnect().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+  }
+}
+
+describe('which errors mean the database cannot be reached', () => {
+  const cases: [string, () => Promise<number>][] = [
+    ['connection refused', closedPort],
+    ['the server hangs up at once (connection terminated)', () => fakeServer((socket) => socket.destroy())],
+    ['"the database system is shutting down" (57P03)', () => answering('57P03', 'the database system is shutting down')],
+    ['"the database system is starting up" (57P03)', () => answering('57P03', 'the database system is starting up')],
+    ['"sorry, too many clients already" (53300)', () => answering('53300', 'sorry, too many clients already')],
+    ['"terminating connection due to administrator command" (57P01)', () => answering('57P01', 'terminating connection due to administrator command')],
+  ];
+  for (const [what, serve] of cases) {
+    it(`${what}: from node-postgres and from Prisma`, async () => {
+      const errors = await errorsOf(await serve());
+      expect(errors.pg).toBeTruthy();
+      expect(errors.prisma).toBeTruthy();
+      expect(isDatabaseUnavailable(errors.pg), String(errors.pg)).toBe(true);
+      expect(isDatabaseUnavailable(errors.prisma), String(errors.prisma)).toBe(true);
+      // And as graphql-js hands it to the error formatting: wrapped.
+      expect(isDatabaseUnavailable(new GraphQLError('x', { originalError: errors.prisma as Error }))).toBe(true);
+    });
+  }
+
+  it('a server that never answers: the connection timeout and the pool timeout', async () => {
+    const port = await fakeServer(() => undefined);
+    const pool = new pg.Pool({ connectionString: `postgresql://app@127.0.0.2:${port}/db`, max: 1, connectionTimeoutMillis: 200 });
+    pool.on('error', () => undefined);
+    const [connecting, waiting] = await Promise.all([pool.query('SELECT 1').catch((error: unknown) => error), pool.query('SELECT 1').catch((error: unknown) => error)]);
+    await pool.end();
+    expect(String(connecting)).toMatch(/timeout/);
+    expect(String(waiting)).toMatch(/timeout/);
+    expect(isDatabaseUnavailable(connecting), String(connecting)).toBe(true);
+    expect(isDatabaseUnavailable(waiting), String(waiting)).toBe(true);
+  });
+
+  it('a closed PGlite, through every path of the Database', async () => {
+    const db = openDatabase({ url: 'pglite', dataDir: 'memory://' });
+    await db.query('SELECT 1');
+    await db.close();
+    for (const attempt of [() => db.sql('SELECT 1', []), () => db.prisma.event.findFirst(), () => db.transaction([{ text: 'SELECT 1', values: [] }]), () => db.query('SELECT 1')]) {
+      const error = await attempt().then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+    }
+  });
+
+  it('is not fooled by errors that are the client’s or ours', async () => {
+    const port = await answering('28P01', 'password authentication failed for user "app"');
+    const { pg: refusedLogin } = await errorsOf(port);
+    for (const error of [
+      refusedLogin,
+      invalidToken(),
+      new ApiError('validation_failed', 'no', [{ issue: 'x' }]),
+      Object.assign(new Error('invalid input syntax for type integer: "write_guard:stale:3"'), { code: '22P02' }),
+      Object.assign(new Error('Unique constraint failed'), { code: 'P2002' }),
+      Object.assign(new Error('Transaction API error: Transaction already closed'), { code: 'P2028' }),
+      new Error('Internal error'),
+      Object.assign(new Error('no such file'), { code: 'ENOENT', syscall: 'open' }),
+      null,
+      'ECONNREFUSED',
+    ]) {
+      expect(isDatabaseUnavailable(error), String(error)).toBe(false);
+    }
+    expect(unavailableOr(refusedLogin)).toBe(refusedLogin);
+  });
+
+  it('answers 503 service_unavailable with Retry-After, for REST and GraphQL alike', () => {
+    const answer = databaseUnavailable();
+    expect(answer.status).toBe(503);
+    expect(answer.code).toBe('service_unavailable');
+    expect(answer.headers['Retry-After']).toMatch(/^[1-9]\d*$/);
+    expect(answer.extensions).toMatchObject({ code: 'service_unavailable', details: [{ issue: 'database_unavailable' }], retryAfter: Number(answer.headers['Retry-After']) });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents a 503 with Retry-After for every operation (each needs the database)', () => {
+    const document = buildOpenApiDocument(routeTable) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.responses['503']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('a background task while the database is away', () => {
+  it('backs off instead of running at every wake-up, logs the run of failures once, and says when it works again', async () => {
+    const logged: string[] = [];
+    let failing = true;
+    let runs = 0;
+    const task = coalesce(
+      async () => {
+        runs++;
+        if (failing) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      },
+      { failures: new FailureRun('the task', (message) => logged.push(message)) },
+    );
+    // Woken every 5 ms for a second (notifications and polls while the database is away).
+    const waking = setInterval(() => void task(), 5);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // 100, 200, 400 ms apart: a handful of tries, not two hundred.
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(6);
+    expect(logged).toEqual(['the task failed; retrying with backoff']);
+    failing = false;
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    clearInterval(waking);
+    task.cancel();
+    expect(logged[1]).toMatch(/^the task works again after \d+ failed tries$/);
+    expect(logged).toHaveLength(2);
+  });
+});
+
+describe('the rate limiter when its shared store cannot be reached', () => {
+  it('counts alone without refusing or failing, gives back what was not served, and logs the outage once', async () => {
+    const logged: string[] = [];
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    let storeUp = false;
+    const client = {
+      query: async () => {
+        if (!storeUp) throw refused;
+        return { rows: [{ points: 0, expire: null }], rowCount: 1 };
+      },
+    };
+    const counter = new PolicyCounter(
+      { name: 'token', quota: 5, windowSeconds: 60 },
+      { kind: 'postgresql', client, syncMs: 10, failures: new FailureRun('rate-limit store', (message) => logged.push(message)) },
+    );
+    try {
+      // Ten requests the service could not serve: each taken, then given back.
+      for (let i = 0; i < 10; i++) {
+        const decision = await counter.take('app_demo', 1);
+        expect(decision.allowed).toBe(true);
+        decision.giveBack?.();
+        await counter.flush();
+      }
+      // Nothing of them is charged: the whole quota is there, and still counted (alone) past it.
+      for (let i = 0; i < 5; i++) expect((await counter.take('app_demo', 1)).allowed).toBe(true);
+      expect((await counter.take('app_demo', 1)).allowed).toBe(false);
+      await counter.flush();
+      expect(logged).toEqual(['rate-limit store failed; retrying with backoff']);
+    } finally {
+      storeUp = true;
+      counter.stop();
+    }
+  });
+});
