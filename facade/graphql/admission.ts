@@ -8,7 +8,8 @@
 // (document-memory.ts), per client address and in all.
 import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { sendError } from '../http/problem.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
 import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
 import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, registerMemoryBudget } from './document-memory.ts';
@@ -108,11 +109,10 @@ export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: 
   return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, remember: () => remember(query, parsed) };
 }
 
-/** A GraphQL error answer of the admission (the request never reaches Apollo Server). */
-function refuse(ctx: Context, status: number, code: string, message: string, details: unknown, headers: Record<string, string> = {}): null {
+/** A GraphQL error answer of the admission (the request never reaches Apollo Server), in the media type asked for. */
+function refuse(ctx: Context, status: number, code: ErrorCode, message: string, details: ErrorDetail[] | undefined, headers: Record<string, string> = {}): null {
   ctx.set(headers);
-  ctx.status = status;
-  ctx.body = { errors: [{ message, extensions: { code, details, requestId: ctx.state.requestId } }] };
+  sendError(ctx, status, code, message, details);
   return null;
 }
 
@@ -178,7 +178,7 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
  * The variables as the operation will run with them: a variable not sent takes its default
  * (`query($l: Int = 100)`), so the estimate counts the 100 and not the 20 assumed for no limit.
  */
-function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+export function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
   let filled = variables;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;

@@ -33,7 +33,7 @@ import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
 import { checkDocumentSize, measureDocument } from '../graphql/limits.ts';
-import { PARSE_OPTIONS, parseQuery, remember, type Parsed } from '../graphql/admission.ts';
+import { PARSE_OPTIONS, parseQuery, remember, withDefaults, type Parsed } from '../graphql/admission.ts';
 import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import { nextTurn } from '../http/turns.ts';
@@ -353,7 +353,7 @@ export class RealtimeGateway {
       assertStorableOperation(document, payload.variables ?? undefined, false);
       const operation = getOperationAST(document, payload.operationName);
       // The limits of /graphql (depth, aliases, fields, estimated cost), before validation reads it.
-      ({ cost } = measureDocument(this.schema, document, operation, payload.variables ?? {}));
+      ({ cost } = measureDocument(this.schema, document, operation, operation ? withDefaults(this.schema, operation, payload.variables ?? {}) : payload.variables ?? {}));
       const errors = validate(this.schema, document);
       if (errors.length) return errors;
       if (!operation) return [new GraphQLError('Unable to identify the operation.')];
