@@ -133,7 +133,9 @@ describe.skipIf(!postgresServerUrl())('webhook worker crash', () => {
     console.info(
       `webhook crash test: ${atCrash} received before SIGKILL, ${receiver.received.length} in all for ${DELIVERIES} deliveries (${duplicates} twice); ${attempts.length} attempts logged, ${interrupted.length} interrupted`,
     );
-  });
+    // Two worker starts (npm run worker builds first) and 1,000 deliveries: about 25 s alone, more
+    // beside other test files; its own waits (60 s, 90 s) bound it.
+  }, 180_000);
 
   it('three workers on one database never make the same attempt twice', async () => {
     const created = await call(server.url, '/api/v2/developer/apps/app_demo/webhook-endpoints', {

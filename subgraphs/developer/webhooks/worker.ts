@@ -67,7 +67,8 @@ const CLAIM_SQL = `
       SELECT d.id, d."nextAttemptAt" FROM "WebhookDelivery" d
       WHERE d."endpointId" = room.id AND d."nextAttemptAt" <= ${NOW} AND d.status IN ('pending', 'failed')
         AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ${NOW})
-      ORDER BY d."nextAttemptAt", d.id
+      -- Index order (endpointId, nextAttemptAt): a backlog is not sorted to take its oldest few.
+      ORDER BY d."nextAttemptAt"
       LIMIT LEAST(room.free, $1::int)
       FOR UPDATE OF d SKIP LOCKED) due
     WHERE room.free > 0),
