@@ -41,7 +41,7 @@ export const webhookDeliverySchema = z
     eventId: z.string().describe('The change delivered (data.changeId in the body).'),
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES),
-    attemptCount: z.number().int(),
+    attemptCount: z.number().int().describe('Attempts made, the one in progress included.'),
     responseStatus: z.number().int().nullable(),
     errorCode: z.string().nullable(),
     redeliveryOf: z.string().nullable(),
@@ -58,7 +58,12 @@ const attemptSchema = z
     startedAt: z.string(),
     durationMs: z.number().int(),
     responseStatus: z.number().int().nullable(),
-    errorCode: z.string().nullable().describe('timeout, connection_refused, dns_failed, tls_error, blocked_address, connection_reset, http_error, …'),
+    errorCode: z
+      .string()
+      .nullable()
+      .describe(
+        'null after a 2xx answer; otherwise why not: timeout, connection_refused, dns_failed, tls_error, blocked_address, connection_reset, unreachable, network_error, http_error; in_progress while the attempt is being made (logged before the request is sent; durationMs 0); interrupted when its worker stopped before recording the outcome (the receiver may or may not have had it; durationMs 0).',
+      ),
     responseBody: z.string().nullable().describe('The first 1 KB of the answer.'),
   })
   .strict()

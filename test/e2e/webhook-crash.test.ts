@@ -1,7 +1,8 @@
 // At-least-once under a crash: a worker process (npm run worker) is killed with SIGKILL while it
 // delivers 1,000 webhooks to a local receiver; a second worker started after it delivers the rest.
-// Every delivery arrives at least once, a duplicate carries the same webhook-id and body, and no
-// delivery stays claimed. PostgreSQL only: PGlite is one process's database.
+// Every delivery arrives at least once, a duplicate carries the same webhook-id and body, no
+// delivery stays claimed, and the attempt log misses no attempt: the killed worker's unfinished ones
+// show as interrupted. PostgreSQL only: PGlite is one process's database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
@@ -21,7 +22,7 @@ const workers: number[] = [];
 function startWorker(databaseUrl: string): Promise<{ child: ChildProcess; pid: number }> {
   const child = spawn('npm', ['run', 'worker'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, WEBHOOKS_ALLOW_LOCAL: '1', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '3000', WEBHOOK_CONCURRENCY: '16', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, WEBHOOKS_ALLOW_LOCAL: '1', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '3000', WEBHOOK_CONCURRENCY: '16', WEBHOOK_ENDPOINT_CONCURRENCY: '16', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +57,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!postgresServerUrl())('webhook worker crash', () => {
-  it('SIGKILL during 1,000 deliveries: after a restart each arrives at least once, duplicates with the same webhook-id, none left claimed', async () => {
+  it('SIGKILL during 1,000 deliveries: after a restart each arrives at least once, duplicates with the same webhook-id, none left claimed, no attempt missing from the log', async () => {
     const created = await call(server.url, '/api/v2/developer/apps/app_demo/webhook-endpoints', {
       method: 'POST',
       key: uniqueKey('crash'),
@@ -74,7 +75,8 @@ describe.skipIf(!postgresServerUrl())('webhook worker crash', () => {
     );
     expect(expected.size).toBe(DELIVERIES);
 
-    receiver.answer = () => ({ status: 200, delayMs: 5 });
+    // Answered after 20 ms: at the kill, requests the receiver has had are waiting for their answer.
+    receiver.answer = () => ({ status: 200, delayMs: 20 });
     const first = await startWorker(server.db.url!);
     await receiver.waitFor(200, 60_000);
     process.kill(first.pid, 'SIGKILL');
@@ -104,10 +106,36 @@ describe.skipIf(!postgresServerUrl())('webhook worker crash', () => {
       if (open) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(open).toBe(0);
+
+    // The log has an attempt for every request the receiver had (a duplicate is a second attempt),
+    // numbered 1..attemptCount without gaps; the killed worker's unfinished ones are interrupted.
+    const attempts = await server.db.prisma.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoint.id } }, orderBy: [{ deliveryId: 'asc' }, { number: 'asc' }] });
+    const deliveries = new Map((await server.db.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id } })).map((row) => [row.id, row]));
+    const logged = new Map<string, number[]>();
+    for (const attempt of attempts) logged.set(attempt.deliveryId, [...(logged.get(attempt.deliveryId) ?? []), attempt.number]);
+    const receipts = new Map<string, number>();
+    for (const request of receiver.received) receipts.set(request.headers['webhook-id'], (receipts.get(request.headers['webhook-id']) ?? 0) + 1);
+    const missing = [...receipts].filter(([id, count]) => id.startsWith('dlv_') && deliveries.has(id) && (logged.get(id)?.length ?? 0) < count);
+    expect(missing).toEqual([]);
+    for (const [id, numbers] of logged) {
+      expect(numbers, id).toEqual(numbers.map((_, i) => i + 1));
+      expect(deliveries.get(id)!.attemptCount, id).toBe(numbers.length);
+    }
+    expect(attempts.filter((attempt) => attempt.errorCode === 'in_progress')).toEqual([]);
+    const interrupted = attempts.filter((attempt) => attempt.errorCode === 'interrupted');
+    expect(interrupted.length).toBeGreaterThan(0);
+    const shown = await call(server.url, `/api/v2/developer/apps/app_demo/webhook-deliveries/${interrupted[0].deliveryId}/attempts`);
+    expect(shown.body.data[interrupted[0].number - 1]).toMatchObject({ number: interrupted[0].number, errorCode: 'interrupted', responseStatus: null, durationMs: 0 });
+    const duplicates = [...receipts.values()].filter((count) => count > 1).length;
+
     process.kill(second.pid, 'SIGTERM');
     expect(await waitUntilGone(second.pid, 10_000)).toBe(true);
-    console.info(`webhook crash test: ${atCrash} received before SIGKILL, ${receiver.received.length} in all for ${DELIVERIES} deliveries`);
-  });
+    console.info(
+      `webhook crash test: ${atCrash} received before SIGKILL, ${receiver.received.length} in all for ${DELIVERIES} deliveries (${duplicates} twice); ${attempts.length} attempts logged, ${interrupted.length} interrupted`,
+    );
+    // Two worker starts (npm run worker builds first) and 1,000 deliveries: about 25 s alone, more
+    // beside other test files; its own waits (60 s, 90 s) bound it.
+  }, 180_000);
 
   it('three workers on one database never make the same attempt twice', async () => {
     const created = await call(server.url, '/api/v2/developer/apps/app_demo/webhook-endpoints', {

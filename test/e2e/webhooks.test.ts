@@ -168,11 +168,17 @@ describe('webhooks', () => {
   it('refuses SSRF targets at creation, and a name that resolves to loopback at delivery', async () => {
     vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', '0');
     try {
-      for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://localhost/x', 'https://[::ffff:127.0.0.1]/x', 'https://224.0.0.1/x', 'not a url']) {
+      for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://localhost/x', 'https://[::ffff:127.0.0.1]/x', 'https://224.0.0.1/x', 'not a url',
+        'https://localhost./x', 'https://hooks.localhost./x', 'https://[::127.0.0.1]/x', 'https://[::ffff:7f00:1]/x', 'https://0.0.0.0/x', 'https://2130706433/x', 'https://0x7f.1/x']) {
         const response = await createEndpoint({ url, subscribedEvents: ['stage.created'] });
         expect(response.status, url).toBe(400);
         expect(response.body.error.details[0].field).toBe('url');
       }
+      // A change of URL is checked the same way.
+      const current = (await call(server.url, `${apps}/webhook-endpoints/whe_demo`)).body.data;
+      const patched = await call(server.url, `${apps}/webhook-endpoints/whe_demo`, { method: 'PATCH', ifMatch: current.revision, body: { url: 'https://localhost./x' } });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.details[0].field).toBe('url');
     } finally {
       vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', '1');
     }

@@ -56,7 +56,7 @@ export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boo
     eventId: t.exposeID('eventId', { description: 'The change delivered (data.changeId of the body).' }),
     eventType: t.exposeString('eventType'),
     status: t.exposeString('status', { description: 'pending, failed (will retry), succeeded or dead-letter' }),
-    attemptCount: t.exposeInt('attemptCount'),
+    attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made, the one in progress included.' }),
     responseStatus: t.exposeInt('responseStatus', { nullable: true }),
     errorCode: t.exposeString('errorCode', { nullable: true }),
     redeliveryOf: t.exposeID('redeliveryOf', { nullable: true }),
@@ -71,7 +71,11 @@ export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boo
           startedAt: a.expose('startedAt', { type: 'DateTime' }),
           durationMs: a.exposeInt('durationMs'),
           responseStatus: a.exposeInt('responseStatus', { nullable: true }),
-          errorCode: a.exposeString('errorCode', { nullable: true, description: 'timeout, connection_refused, dns_failed, tls_error, blocked_address, http_error, …' }),
+          errorCode: a.exposeString('errorCode', {
+            nullable: true,
+            description:
+              'null after a 2xx answer; otherwise why not: timeout, connection_refused, dns_failed, tls_error, blocked_address, connection_reset, unreachable, network_error, http_error; in_progress while the attempt is being made (logged before the request is sent; durationMs 0); interrupted when its worker stopped before recording the outcome (the receiver may or may not have had it; durationMs 0).',
+          }),
           responseBody: a.exposeString('responseBody', { nullable: true, description: 'The first 1 KB of the answer.' }),
         }),
       })),

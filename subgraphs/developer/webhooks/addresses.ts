@@ -1,8 +1,11 @@
-// Where webhooks may be sent (SSRF). Endpoint URLs must be HTTPS; literal private, loopback,
-// link-local, multicast and reserved addresses and localhost are refused when an endpoint is saved,
-// and every address a host name resolves to is checked again when a delivery connects (DNS
-// rebinding). WEBHOOKS_ALLOW_LOCAL=1 (tests and local development only) also allows http:// and
-// loopback; private and link-local stay refused.
+// Where webhooks may be sent (SSRF). One check decides for both moments: when an endpoint is saved
+// (blockedTarget on its URL) and when a delivery connects (blockedTarget again, since the rule may
+// have changed, then blockedRange on every address a host name resolves to, against DNS rebinding).
+// Refused: localhost and its subdomains (with or without a trailing dot), and literal addresses
+// outside public unicast, IPv4 in every spelling the URL parser accepts (it normalises 2130706433,
+// 0x7f.1 and 017700000001 to 127.0.0.1) and IPv6 that embeds IPv4 (mapped ::ffff:a.b.c.d is
+// judged by its IPv4; compatible ::a.b.c.d is refused outright). WEBHOOKS_ALLOW_LOCAL=1 (tests and
+// local development only) also allows http:// and loopback; private and link-local stay refused.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -14,11 +17,32 @@ export const allowLocal = () => process.env.WEBHOOKS_ALLOW_LOCAL === '1';
 export function blockedRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'invalid';
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    // ::/96 other than :: and ::1 is the deprecated IPv4-compatible form: ipaddr.js calls it
+    // unicast, but no public host is reached through it, and some stacks route it to the IPv4.
+    else if (v6.parts.slice(0, 6).every((part) => part === 0) && v6.range() === 'unicast') return 'ipv4Compatible';
+  }
   const range = parsed.range();
   if (range === 'unicast') return null;
   if (range === 'loopback' && allowLocal()) return null;
   return range;
+}
+
+/**
+ * Why this URL's host may not be a webhook target, judged from the URL alone, or null when it may
+ * (a host name is then judged by what it resolves to, at delivery). The same answer at creation and
+ * at delivery: both call this.
+ */
+export function blockedTarget(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host)) return blockedRange(host);
+  // "localhost." is the same name as "localhost" to a resolver.
+  const name = host.replace(/\.+$/, '');
+  if (!name) return 'invalid';
+  if ((name === 'localhost' || name.endsWith('.localhost')) && !allowLocal()) return 'localhost';
+  return null;
 }
 
 const refuse = (issue: string, message: string) => new ApiError('validation_failed', message, [{ field: 'url', issue }]);
@@ -35,14 +59,10 @@ export function checkEndpointUrl(value: string): string {
     throw refuse('https_required', 'url must be an https:// address.');
   }
   if (url.username || url.password) throw refuse('credentials_in_url', 'url must not carry a user name or password.');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (!host) throw refuse('invalid_url', 'url must name a host.');
-  if (host === 'localhost' || host.endsWith('.localhost')) {
-    if (!allowLocal()) throw refuse('blocked_address', 'url may not point at localhost.');
-  } else if (isIP(host)) {
-    const range = blockedRange(host);
-    if (range) throw refuse('blocked_address', `url may not point at a ${range} address.`);
-  }
+  const blocked = blockedTarget(url);
+  if (blocked === 'invalid') throw refuse('invalid_url', 'url must name a host.');
+  if (blocked === 'localhost') throw refuse('blocked_address', 'url may not point at localhost.');
+  if (blocked) throw refuse('blocked_address', `url may not point at a ${blocked} address.`);
   return url.toString();
 }
 
@@ -50,23 +70,28 @@ export class BlockedAddressError extends Error {
   readonly code = 'blocked_address';
 }
 
+type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
 /**
- * A dns.lookup for outgoing deliveries that fails when any resolved address is blocked, so that the
- * connection is never opened to one.
+ * A dns.lookup for outgoing deliveries that fails when any address `resolve` answers is blocked, so
+ * that the connection is never opened to one. `resolve` is dns.lookup except in tests.
  */
-export function guardedLookup(
-  hostname: string,
-  options: LookupOptions,
-  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const list = addresses as LookupAddress[];
-    const blocked = list.find((entry) => blockedRange(entry.address));
-    if (blocked || !list.length) {
-      return callback(new BlockedAddressError(`${hostname} resolves to a blocked address (${blocked?.address ?? 'none'}).`), []);
-    }
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
+export function guardedLookupVia(resolve: Resolver) {
+  return function guardedLookup(
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void {
+    resolve(hostname, { ...options, all: true }, (error, list) => {
+      if (error) return callback(error, []);
+      const blocked = list.find((entry) => blockedRange(entry.address));
+      if (blocked || !list.length) {
+        return callback(new BlockedAddressError(`${hostname} resolves to a blocked address (${blocked?.address ?? 'none'}).`), []);
+      }
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
 }
+
+export const guardedLookup = guardedLookupVia(dnsLookup as unknown as Resolver);

@@ -57,14 +57,22 @@ export interface AttemptView {
   responseBody: string | null;
 }
 
-const toAttemptView = (row: WebhookAttempt): AttemptView => ({
-  number: row.number,
-  startedAt: row.startedAt.toISOString(),
-  durationMs: row.durationMs,
-  responseStatus: row.responseStatus,
-  errorCode: row.errorCode,
-  responseBody: row.responseBody,
-});
+/**
+ * An attempt logged in_progress whose delivery is no longer leased for it is interrupted: its worker
+ * died (or lost the database) before recording the outcome. The next claim writes that down; until
+ * then (a disabled endpoint is not claimed) the answer says it already.
+ */
+const toAttemptView = (delivery: WebhookDelivery) => (row: WebhookAttempt): AttemptView => {
+  const running = row.number === delivery.attemptCount && delivery.claimedUntil !== null && delivery.claimedUntil.getTime() > Date.now();
+  return {
+    number: row.number,
+    startedAt: row.startedAt.toISOString(),
+    durationMs: row.durationMs,
+    responseStatus: row.responseStatus,
+    errorCode: row.errorCode === 'in_progress' && !running ? 'interrupted' : row.errorCode,
+    responseBody: row.responseBody,
+  };
+};
 
 export interface DeliveryListArgs {
   cursor?: string | null;
@@ -113,14 +121,14 @@ export async function getDelivery(ctx: SubgraphContext, applicationId: string, d
 
 export async function listAttempts(ctx: SubgraphContext, applicationId: string, deliveryId: string, args: { cursor?: string | null; limit?: number | null }): Promise<Page<AttemptView>> {
   await managedApplication(ctx, applicationId);
-  await deliveryOf(ctx, applicationId, deliveryId);
+  const delivery = await deliveryOf(ctx, applicationId, deliveryId);
   return keysetPage({
     binding: `webhook-attempts|${deliveryId}`,
     args,
     order: ['number'],
     where: { deliveryId },
     find: (where, orderBy, take) => ctx.db.webhookAttempt.findMany({ where, orderBy, take }),
-    map: toAttemptView,
+    map: toAttemptView(delivery),
   });
 }
 

@@ -3,9 +3,8 @@
 // passed the SSRF check at connect time, and classified into the outcome the worker records.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { blockedRange, guardedLookup } from './addresses.ts';
+import { blockedTarget, guardedLookup } from './addresses.ts';
 
 export interface AttemptRequest {
   deliveryId: string;
@@ -83,9 +82,9 @@ export function attemptDelivery(request: AttemptRequest): Promise<AttemptOutcome
     return Promise.resolve(failed(error));
   }
   const agent = agents[url.protocol as keyof typeof agents];
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Literal addresses are not looked up: check them here (the rule may have changed since saving).
-  if (!agent || (isIP(host) && blockedRange(host))) return Promise.resolve(failed({ code: 'blocked_address' }));
+  // The check made when the endpoint was saved, again (the rule may have changed since): literal
+  // addresses are not looked up, so this is their only check; names go through guardedLookup too.
+  if (!agent || blockedTarget(url)) return Promise.resolve(failed({ code: 'blocked_address' }));
 
   return new Promise((resolve) => {
     let settled = false;

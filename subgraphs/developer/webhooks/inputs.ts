@@ -18,7 +18,7 @@ const subscribedEvents = z
   .max(WEBHOOK_EVENT_TYPE_NAMES.length)
   .refine((types) => new Set(types).size === types.length, 'event types must be unique')
   .describe('Event types to deliver (see GET /api/v2/developer/webhook-event-types).');
-const url = z.string().min(1).max(2048).describe('An https:// address that does not point at a private, loopback or link-local address.');
+const url = z.string().min(1).max(2048).describe('An https:// address whose host is not localhost (or a subdomain of it) and not a literal private, loopback, link-local, multicast, reserved or IPv4-compatible address, in any spelling.');
 const name = z.string().trim().min(1).max(100);
 const description = z.string().max(500).nullish();
 

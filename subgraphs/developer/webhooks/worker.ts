@@ -2,7 +2,8 @@
 // Runs inside `npm start` (unless WEBHOOK_WORKER=off) and on its own as `npm run worker`; any number
 // may run. A delivery is claimed with FOR UPDATE SKIP LOCKED and a lease longer than an attempt can
 // last, so no two workers make the same attempt; a worker that dies loses nothing: its lease runs out
-// and another worker makes the attempt again, with the same webhook-id (at least once).
+// and another worker makes the attempt again, with the same webhook-id (at least once). Claims are
+// fair across endpoints and bounded per endpoint, so a receiver that hangs cannot take every slot.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../shared/db/database.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
@@ -15,6 +16,11 @@ import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
 /** Seconds after the previous attempt; after the last one the delivery is dead-letter. */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+/**
+ * Attempts in flight to one endpoint: a receiver that hangs holds at most this many of the workers'
+ * slots (each for the time limit) while the others' deliveries go on.
+ */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
 /** An endpoint failing continuously this long is disabled. */
 const FAILING_DISABLES_AFTER = '5 days';
 /** An unrecorded attempt is retried by whoever claims it after its lease: recording stops this long before. */
@@ -32,20 +38,56 @@ export function retrySchedule(): number[] {
   return seconds;
 }
 
+/**
+ * Claims serialise on this transaction-level advisory lock, so that each sees every claim made before
+ * it and the per-endpoint bound is exact with any number of workers; a claim holds it for one short
+ * statement.
+ */
+const CLAIM_LOCK_SQL = `SELECT pg_advisory_xact_lock(7316531, 1)`;
+
+/**
+ * Up to $1 due deliveries, at most $4 in flight per endpoint (1 while it is failing), taken in turns:
+ * every endpoint's oldest due delivery first, then every endpoint's second, and so on, so that an
+ * endpoint with a backlog does not push the others' deliveries back. Claiming one makes its attempt:
+ * the attempt is numbered and logged as in_progress now, before anything is sent, and the previous
+ * attempt, if its worker died before recording it, becomes interrupted.
+ */
 const CLAIM_SQL = `
-  WITH due AS (
-    SELECT d.id FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e.id = d."endpointId" AND e.status = 'active'
-    WHERE d."nextAttemptAt" <= ${NOW} AND d.status IN ('pending', 'failed')
-      AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ${NOW})
-    ORDER BY d."nextAttemptAt"
-    LIMIT $1
-    FOR UPDATE OF d SKIP LOCKED)
-  UPDATE "WebhookDelivery" d SET "claimedUntil" = ${NOW} + $2::interval, "claimToken" = $3
-  FROM due, "WebhookEndpoint" e
-  WHERE d.id = due.id AND e.id = d."endpointId"
-  RETURNING d.id, d."attemptCount", d.payload::text AS body, e.url,
-            CASE WHEN e."previousSecret" IS NOT NULL AND e."previousSecretExpiresAt" > ${NOW}
-                 THEN ARRAY[e.secret, e."previousSecret"] ELSE ARRAY[e.secret] END AS secrets`;
+  WITH busy AS (
+    SELECT "endpointId", count(*)::int AS leased FROM "WebhookDelivery"
+    WHERE "claimedUntil" > ${NOW}
+    GROUP BY "endpointId"),
+  room AS (
+    SELECT e.id, CASE WHEN e."failingSince" IS NULL THEN $4::int ELSE 1 END - COALESCE(busy.leased, 0) AS free
+    FROM "WebhookEndpoint" e LEFT JOIN busy ON busy."endpointId" = e.id
+    WHERE e.status = 'active'),
+  ranked AS (
+    SELECT due.id, due."nextAttemptAt", ROW_NUMBER() OVER (PARTITION BY room.id ORDER BY due."nextAttemptAt", due.id) AS turn
+    FROM room CROSS JOIN LATERAL (
+      SELECT d.id, d."nextAttemptAt" FROM "WebhookDelivery" d
+      WHERE d."endpointId" = room.id AND d."nextAttemptAt" <= ${NOW} AND d.status IN ('pending', 'failed')
+        AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ${NOW})
+      -- Index order (endpointId, nextAttemptAt): a backlog is not sorted to take its oldest few.
+      ORDER BY d."nextAttemptAt"
+      LIMIT LEAST(room.free, $1::int)
+      FOR UPDATE OF d SKIP LOCKED) due
+    WHERE room.free > 0),
+  picked AS (SELECT id FROM ranked ORDER BY turn, "nextAttemptAt", id LIMIT $1::int),
+  claimed AS (
+    UPDATE "WebhookDelivery" d SET "claimedUntil" = ${NOW} + $2::interval, "claimToken" = $3, "attemptCount" = d."attemptCount" + 1
+    FROM picked WHERE d.id = picked.id
+    RETURNING d.id, d."attemptCount", d."endpointId", d.payload::text AS body),
+  interrupted AS (
+    UPDATE "WebhookAttempt" a SET "errorCode" = 'interrupted'
+    FROM claimed WHERE a."deliveryId" = claimed.id AND a.number = claimed."attemptCount" - 1 AND a."errorCode" = 'in_progress'),
+  started AS (
+    INSERT INTO "WebhookAttempt" ("deliveryId", number, "startedAt", "durationMs", "errorCode")
+    SELECT id, "attemptCount", ${NOW}, 0, 'in_progress' FROM claimed
+    ON CONFLICT ("deliveryId", number) DO NOTHING)
+  SELECT claimed.id, claimed."attemptCount", claimed.body, e.url,
+         CASE WHEN e."previousSecret" IS NOT NULL AND e."previousSecretExpiresAt" > ${NOW}
+              THEN ARRAY[e.secret, e."previousSecret"] ELSE ARRAY[e.secret] END AS secrets
+  FROM claimed JOIN "WebhookEndpoint" e ON e.id = claimed."endpointId"`;
 
 /**
  * The attempt, the delivery's new state and, when it changes, the endpoint's: failing since when,
@@ -53,12 +95,13 @@ const CLAIM_SQL = `
  */
 const RECORD_SQL = `
   WITH attempt AS (
-    INSERT INTO "WebhookAttempt" ("deliveryId", number, "startedAt", "durationMs", "responseStatus", "errorCode", "responseBody")
-    VALUES ($1, $2, $3::timestamptz AT TIME ZONE 'UTC', $4, $5, $6, $7)
-    ON CONFLICT ("deliveryId", number) DO UPDATE SET "startedAt" = EXCLUDED."startedAt", "durationMs" = EXCLUDED."durationMs",
-      "responseStatus" = EXCLUDED."responseStatus", "errorCode" = EXCLUDED."errorCode", "responseBody" = EXCLUDED."responseBody"),
+    -- The outcome replaces in_progress, or interrupted when this worker was taken for dead (its lease
+    -- ran out) but did get the answer: the truth is better than the guess.
+    UPDATE "WebhookAttempt" SET "startedAt" = $3::timestamptz AT TIME ZONE 'UTC', "durationMs" = $4,
+      "responseStatus" = $5, "errorCode" = $6, "responseBody" = $7
+    WHERE "deliveryId" = $1 AND number = $2 AND "errorCode" IN ('in_progress', 'interrupted')),
   delivery AS (
-    UPDATE "WebhookDelivery" SET status = $8, "attemptCount" = $2, "responseStatus" = $5, "errorCode" = $6,
+    UPDATE "WebhookDelivery" SET status = $8, "responseStatus" = $5, "errorCode" = $6,
       "nextAttemptAt" = CASE WHEN $8 = 'failed' THEN ${NOW} + $9::interval END,
       "deliveredAt" = CASE WHEN $8 = 'succeeded' THEN ${NOW} ELSE "deliveredAt" END,
       "claimedUntil" = NULL, "claimToken" = NULL, "updatedAt" = ${NOW}
@@ -86,6 +129,8 @@ interface Claimed {
 export interface WorkerOptions {
   /** Attempts in flight at once. */
   concurrency?: number;
+  /** Attempts in flight at once to one endpoint, counted across all workers (1 while it is failing). */
+  endpointConcurrency?: number;
   leaseMs?: number;
   timeoutMs?: number;
   /** Wake-up without a notification, for what becomes due by time (retries). */
@@ -96,6 +141,7 @@ export interface WorkerOptions {
 
 export class WebhookWorker {
   private readonly concurrency: number;
+  private readonly endpointConcurrency: number;
   private readonly leaseMs: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
@@ -115,7 +161,11 @@ export class WebhookWorker {
     async () => {
       while (this.running && this.inFlight < this.concurrency) {
         const token = randomUUID();
-        const claimed = await this.db.sql<Claimed>(CLAIM_SQL, [this.concurrency - this.inFlight, `${this.leaseMs} milliseconds`, token]);
+        const [, rows] = await this.db.transaction([
+          { text: CLAIM_LOCK_SQL, values: [] },
+          { text: CLAIM_SQL, values: [this.concurrency - this.inFlight, `${this.leaseMs} milliseconds`, token, this.endpointConcurrency] },
+        ]);
+        const claimed = rows as unknown as Claimed[];
         for (const delivery of claimed) this.track(this.attempt(delivery, token));
         if (!claimed.length) break;
       }
@@ -133,6 +183,10 @@ export class WebhookWorker {
     options: WorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 64);
+    this.endpointConcurrency = options.endpointConcurrency ?? Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? DEFAULT_ENDPOINT_CONCURRENCY);
+    if (!Number.isInteger(this.endpointConcurrency) || this.endpointConcurrency < 1) {
+      throw new Error(`WEBHOOK_ENDPOINT_CONCURRENCY must be a whole number of at least 1; got ${this.endpointConcurrency}`);
+    }
     this.timeoutMs = options.timeoutMs ?? Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
     // The lease must outlast an attempt, or a second worker could make it while the first still is.
     this.leaseMs = Math.max(options.leaseMs ?? Number(process.env.WEBHOOK_LEASE_MS ?? 60_000), this.timeoutMs + 1_000);
@@ -183,7 +237,8 @@ export class WebhookWorker {
   private async attempt(delivery: Claimed, token: string): Promise<void> {
     const leaseEnds = Date.now() + this.leaseMs - LEASE_MARGIN_MS;
     const outcome = await attemptDelivery({ deliveryId: delivery.id, url: delivery.url, body: delivery.body, secrets: delivery.secrets, timeoutMs: this.timeoutMs });
-    const number = delivery.attemptCount + 1;
+    // The claim numbered the attempt (and logged it as in_progress).
+    const number = delivery.attemptCount;
     const { status, delaySeconds } = this.next(outcome, number);
     try {
       // While the database is away the record is tried again until shortly before the lease runs out
@@ -204,7 +259,7 @@ export class WebhookWorker {
       await retryWhileUnavailable(record, () => this.running && Date.now() < leaseEnds);
       this.recordFailures.succeeded();
     } catch (error) {
-      // Unrecorded, the attempt is made again when the lease runs out.
+      // Unrecorded, the attempt stays in the log as interrupted and is made again when the lease runs out.
       this.recordFailures.failed(error);
     }
   }
