@@ -104,8 +104,10 @@ export function doubleElimination(participants: readonly string[], options: Doub
       const resetRound = newRound('gf:2', null, 2, grandFinalRoundName(2), 'grand_final');
       const reset = newDuel(resetRound, 'gf:2:1', 1);
       reset.isGrandFinalReset = true;
-      link(final, 'winner', reset, 'a');
-      link(final, 'loser', reset, 'b');
+      // Played only when the losers-bracket champion won the first: then its loser is the
+      // winners-bracket champion, who keeps slot a as in the first (as brackets-manager does).
+      link(final, 'loser', reset, 'a');
+      link(final, 'winner', reset, 'b');
       rounds.push(resetRound);
       matches.push(reset);
     }

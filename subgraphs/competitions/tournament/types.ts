@@ -53,8 +53,10 @@ export interface GeneratedDuel extends MatchBase {
   participantA: string | null;
   participantB: string | null;
   /**
-   * The second grand final of `grandFinal: 'double'`: played only when the losers-bracket champion
-   * (slot b of the first grand final) wins the first one; otherwise the caller cancels it.
+   * The second grand final of `grandFinal: 'double'` (bracket grand_final, round 2): played only when
+   * the losers-bracket champion (slot b of the first grand final) wins the first one; otherwise the
+   * caller cancels it. Its slot a is fed by the first's loser, slot b by its winner, so when it is
+   * played each champion keeps its side.
    */
   isGrandFinalReset: boolean;
 }
