@@ -322,5 +322,7 @@ describe('refusals', () => {
   it('a participant seeded twice or a group member not in the stage is refused', () => {
     expect(() => generateStage({ format: 'league', settings: resolvedSettings('league', {}), participants: ['x', 'y', 'x'] })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
     expect(() => generate('round_robin', 2, {}, [{ key: 'a', participants: ['p1', 'zz'] }])).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(() => generate('round_robin', 4, {}, [{ key: 'a', participants: ['p1', 'p2'] }, { key: 'b', participants: ['p2', 'p3', 'p4'] }])).toThrow(expect.objectContaining({ details: [{ field: 'groups.1.participants', issue: 'participant p2 already in group 0' }] }));
+    expect(() => generate('round_robin', 4, {}, [{ key: 'a', participants: ['p1', 'p2', 'p3'] }])).toThrow(expect.objectContaining({ details: [{ field: 'groups', issue: 'participants in no group: p4' }] }));
   });
 });

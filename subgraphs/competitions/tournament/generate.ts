@@ -61,6 +61,16 @@ export function generateStage(input: GenerateStageInput): GeneratedStage {
     case 'round_robin': {
       const groups = input.groups ?? [{ key: null, participants }];
       const stage: GeneratedStage = { rounds: [], matches: [] };
+      // Every participant of the stage plays in exactly one group.
+      const groupOf = new Map<string, number>();
+      groups.forEach((group, index) =>
+        group.participants.forEach((id) => {
+          if (groupOf.has(id)) throw new ApiError('validation_failed', `${id} is in two groups.`, [{ field: `groups.${index}.participants`, issue: `participant ${id} already in group ${groupOf.get(id)}` }]);
+          groupOf.set(id, index);
+        }),
+      );
+      const ungrouped = participants.filter((id) => !groupOf.has(id));
+      if (ungrouped.length) throw new ApiError('validation_failed', `Every participant plays in a group; ${ungrouped.join(', ')} in none.`, [{ field: 'groups', issue: `participants in no group: ${ungrouped.join(', ')}` }]);
       groups.forEach((group, index) => {
         checkParticipants(group.participants, `groups.${index}.participants`);
         const unknown = group.participants.find((id) => !seedOf.has(id));

@@ -89,19 +89,19 @@ export function pairSwissRound(standings: readonly SwissStanding[], history: rea
   /** The first pairing of `players` in preference order without a rematch (null if none), backtracking. */
   const firstPairing = (players: string[]): [string, string][] | null => {
     let budget = SEARCH_BUDGET;
-    const search = (remaining: string[], allowance: number): [string, string][] | null => {
+    const search = (remaining: string[]): [string, string][] | null => {
       if (remaining.length === 0) return [];
-      if (--budget < 0 || forcedFloats(remaining) > allowance) return null;
+      if (--budget < 0) return null;
       const [top, ...others] = remaining;
       for (const opponent of preferenceOrder(top, others, points)) {
-        if (met.has(pairKey(top, opponent)) || floatCost(top, opponent) > allowance) continue;
-        const rest = search(others.filter((id) => id !== opponent), allowance - floatCost(top, opponent));
+        if (met.has(pairKey(top, opponent))) continue;
+        const rest = search(others.filter((id) => id !== opponent));
         if (rest) return [[top, opponent], ...rest];
         if (budget < 0) return null;
       }
       return null;
     };
-    return search(players, Infinity);
+    return search(players);
   };
 
   /**
