@@ -12,6 +12,7 @@ import {
   mulberry32,
   pairSwissRound,
   swissFirstRound,
+  swissRoundMatches,
   type SwissHistoryEntry,
   type SwissPairing,
   type SwissStanding,
@@ -167,6 +168,15 @@ describe('pairSwissRound', () => {
     const standings = ['a', 'b', 'c', 'd', 'e'].map((participantId, i) => ({ participantId, points: 10 - i }));
     expect(pairSwissRound(standings, [{ a: 'e', b: null }], 2).bye).toBe('d');
     expect(pairSwissRound(standings, [], 2).bye).toBe('e');
+  });
+
+  it('swissRoundMatches: a later round as matches, sources naming stage seeds, the bye last', () => {
+    const { round, matches } = swissRoundMatches(3, { pairs: [['p4', 'p1']], bye: 'p2' }, (id) => Number(id.slice(1)));
+    expect(round).toEqual({ key: 'sw:3', groupKey: null, number: 3, name: 'Round 3', bracket: null });
+    expect(matches.map((m) => [m.key, m.position, m.participantA, m.participantB, m.sourceA, m.sourceB, m.isFreeWin, m.status, m.winner])).toEqual([
+      ['sw:3:1', 1, 'p4', 'p1', { type: 'seed', seed: 4 }, { type: 'seed', seed: 1 }, false, 'scheduled', null],
+      ['sw:3:2', 2, 'p2', null, { type: 'seed', seed: 2 }, null, true, 'completed', 'p2'],
+    ]);
   });
 
   it('answers 409 no_pairing_without_rematch when none exists', () => {
