@@ -1,0 +1,102 @@
+// The entry point: a stage's rounds and matches from its format, resolved settings and seeded
+// participants. Pure: no clock, no randomness (a random seeding is drawn before, see seeding.ts),
+// no storage; the caller stores the result and maps the local keys to ids.
+import { ApiError } from '../../shared/errors.ts';
+import { doubleElimination } from './double-elimination.ts';
+import { ffa } from './ffa.ts';
+import { roundRobin } from './round-robin.ts';
+import { defaultSwissRounds, type ResolvedStageSettings } from './settings.ts';
+import { singleElimination } from './single-elimination.ts';
+import { swissFirstRound, swissRoundMatches } from './swiss.ts';
+import type { GeneratedStage, StageFormat } from './types.ts';
+
+export interface StageGroupInput {
+  key: string;
+  /** The group's participants, its best seed first. */
+  participants: string[];
+}
+
+export interface GenerateStageInput {
+  format: StageFormat;
+  settings: ResolvedStageSettings;
+  /** The stage's participants, seed 1 first. */
+  participants: string[];
+  /** round_robin: the groups (each played separately); without them the stage is one group (groupKey null). Ignored by the other formats. */
+  groups?: StageGroupInput[];
+}
+
+/** Not enough participants to start the stage: 409 conflict, details [{field, issue: 'too_few_participants'}]. */
+export class TooFewParticipantsError extends ApiError {
+  readonly minimum: number;
+  readonly actual: number;
+  constructor(minimum: number, actual: number, field = 'participants') {
+    super('conflict', `The stage needs at least ${minimum} participants (it has ${actual}).`, [{ field, issue: 'too_few_participants' }]);
+    this.minimum = minimum;
+    this.actual = actual;
+  }
+}
+
+export const MIN_PARTICIPANTS = 2;
+
+function checkParticipants(ids: readonly string[], field: string): void {
+  if (ids.length < MIN_PARTICIPANTS) throw new TooFewParticipantsError(MIN_PARTICIPANTS, ids.length, field);
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new ApiError('validation_failed', `${id} is seeded twice.`, [{ field, issue: `duplicate participant ${id}` }]);
+    seen.add(id);
+  }
+}
+
+export function generateStage(input: GenerateStageInput): GeneratedStage {
+  const { format, settings, participants } = input;
+  checkParticipants(participants, 'participants');
+  const seedOf = new Map(participants.map((id, index) => [id, index + 1]));
+  switch (format) {
+    case 'single_elimination':
+      return singleElimination(participants, { thirdPlaceMatch: settings.thirdPlaceMatch ?? false });
+    case 'double_elimination':
+      return doubleElimination(participants, { grandFinal: settings.grandFinal ?? 'simple' });
+    case 'league':
+      return roundRobin(participants, { legs: settings.legs ?? 1, groupKey: null });
+    case 'round_robin': {
+      const groups = input.groups ?? [{ key: null, participants }];
+      const stage: GeneratedStage = { rounds: [], matches: [] };
+      // Every participant of the stage plays in exactly one group.
+      const groupOf = new Map<string, number>();
+      groups.forEach((group, index) =>
+        group.participants.forEach((id) => {
+          if (groupOf.has(id)) throw new ApiError('validation_failed', `${id} is in two groups.`, [{ field: `groups.${index}.participants`, issue: `participant ${id} already in group ${groupOf.get(id)}` }]);
+          groupOf.set(id, index);
+        }),
+      );
+      const ungrouped = participants.filter((id) => !groupOf.has(id));
+      if (ungrouped.length) throw new ApiError('validation_failed', `Every participant plays in a group; ${ungrouped.join(', ')} in none.`, [{ field: 'groups', issue: `participants in no group: ${ungrouped.join(', ')}` }]);
+      groups.forEach((group, index) => {
+        checkParticipants(group.participants, `groups.${index}.participants`);
+        const unknown = group.participants.find((id) => !seedOf.has(id));
+        if (unknown !== undefined) throw new ApiError('validation_failed', `${unknown} is in a group but not seeded in the stage.`, [{ field: `groups.${index}.participants`, issue: `unknown participant ${unknown}` }]);
+        const generated = roundRobin(group.participants, { legs: settings.legs ?? 1, groupKey: group.key });
+        // Sources name the participant's seed in the stage, not its place in the group.
+        for (const match of generated.matches) {
+          if (match.sourceA?.type === 'seed') match.sourceA = { type: 'seed', seed: seedOf.get(match.participantA!)! };
+          if (match.sourceB?.type === 'seed') match.sourceB = { type: 'seed', seed: seedOf.get(match.participantB!)! };
+        }
+        stage.rounds.push(...generated.rounds);
+        stage.matches.push(...generated.matches);
+      });
+      return stage;
+    }
+    case 'swiss': {
+      const rounds = settings.rounds ?? defaultSwissRounds(participants.length);
+      // Without rematches, N − 1 rounds at most (N for an odd N, each sitting out once).
+      const maximum = participants.length - 1 + (participants.length % 2);
+      if (rounds > maximum) {
+        throw new ApiError('validation_failed', `${participants.length} participants can play at most ${maximum} swiss rounds without rematches.`, [{ field: 'settings.rounds', issue: `at most ${maximum} for ${participants.length} participants` }]);
+      }
+      const { round, matches } = swissRoundMatches(1, swissFirstRound(participants), (id) => seedOf.get(id)!);
+      return { rounds: [round], matches };
+    }
+    case 'ffa':
+      return ffa(participants, settings.participantsPerMatch ?? null);
+  }
+}
