@@ -336,8 +336,9 @@ export async function loadDemoWorld(db: Db): Promise<void> {
       await tx.invitation.createMany({
         data: [
           { id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: at(250) },
-          // For bob (a player of team_alpha) to accept or decline: alpha does not take part in evt_cup.
+          // For bob (a player of team_alpha) to accept or decline: alpha takes part in neither evt_cup nor evt_draft.
           { id: 'inv_cup_alpha', eventId: 'evt_cup', teamId: 'team_alpha', status: 'pending', message: 'Join the Demo Spring Cup!', createdAt: at(251) },
+          { id: 'inv_draft_alpha', eventId: 'evt_draft', teamId: 'team_alpha', stageId: 'stg_draft_main', status: 'pending', createdAt: at(252) },
         ],
       });
       await tx.standing.createMany({
