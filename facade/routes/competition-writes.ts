@@ -1,4 +1,4 @@
-// REST routes of the nine competition writes and the three live writes (extensions). Each row runs a mutation of the competitions subgraph;
+// REST routes of the nine competition writes, the three live writes and the organiser writes (extensions). Each row runs a mutation of the competitions subgraph;
 // the write's contract (method, scope, Idempotency-Key, status) comes from write-contracts.ts.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';

@@ -1,5 +1,5 @@
-// Mutations of the competitions subgraph: the nine writes of the interface and the three live writes
-// overlays follow, with the same rules as
+// Mutations of the competitions subgraph: the nine writes of the interface, the three live writes
+// overlays follow and the organiser writes (organiser-writes.ts), with the same rules as
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import { builder } from '../builder.ts';
