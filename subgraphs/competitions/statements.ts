@@ -340,9 +340,10 @@ export const UPDATE_PLAYDAY_SQL = `UPDATE "Playday" SET "liveMatchId" = $2, "ove
 
 /**
  * Locks the organisation ($1): event creations and slug changes in one organisation take their turn,
- * so that each sees the slugs the others committed.
+ * so that each sees the slugs the others committed. NO KEY: the foreign-key checks of rows that
+ * reference the organisation (members, API keys, the new event itself) do not wait for it.
  */
-export const LOCK_ORGANISATION_SQL = `SELECT id FROM "Organisation" WHERE id = $1 FOR UPDATE`;
+export const LOCK_ORGANISATION_SQL = `SELECT id FROM "Organisation" WHERE id = $1 FOR NO KEY UPDATE`;
 
 /** Fails guard `slug_taken` when another event ($3 is not another) of organisation $1 has slug $2. */
 export const SLUG_FREE_SQL = `
