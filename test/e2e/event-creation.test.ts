@@ -268,5 +268,21 @@ describe('the webhook catalogue', () => {
       body: { name: 'Organiser', url: 'https://hooks.example.test/organiser', subscribedEvents: ['event.created', 'invitation.accepted'] },
     });
     expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    // A creation becomes a delivery of event.created to it, carrying the change's details.
+    const created = await create({ name: 'Hooked Cup' });
+    expect(created.status).toBe(201);
+    const eventId = created.body.data.resourceId;
+    const endpointId = endpoint.body.data.id;
+    const delivered = () =>
+      server.db.prisma.webhookDelivery.findFirst({ where: { endpointId, eventType: 'event.created', payload: { path: ['data', 'eventId'], equals: eventId } } });
+    let delivery = await delivered();
+    for (const deadline = Date.now() + 20_000; !delivery && Date.now() < deadline; delivery = await delivered()) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(delivery?.payload).toMatchObject({
+      type: 'event.created',
+      data: { eventId, organisationId: 'org_demo', resourceType: 'event', resourceId: eventId, revision: 1, details: { name: 'Hooked Cup', slug: 'hooked-cup', state: 'draft', visibility: 'private' } },
+    });
+    // And the application's delivery log lists it.
+    const page = await api(`/api/v2/developer/apps/app_demo/webhook-deliveries?endpointId=${endpointId}&eventType=event.created&limit=100`);
+    expect(page.body.data.map((d: { id: string }) => d.id)).toContain(delivery!.id);
   });
 });
