@@ -282,7 +282,7 @@ describe('the webhook catalogue', () => {
       data: { eventId, organisationId: 'org_demo', resourceType: 'event', resourceId: eventId, revision: 1, details: { name: 'Hooked Cup', slug: 'hooked-cup', state: 'draft', visibility: 'private' } },
     });
     // And the application's delivery log lists it.
-    const page = await api(`/api/v2/developer/apps/app_demo/webhook-deliveries?endpointId=${endpointId}&eventType=event.created&limit=100`);
-    expect(page.body.data.map((d: { id: string }) => d.id)).toContain(delivery!.id);
+    const page = await api(`/api/v2/developer/apps/app_demo/webhook-deliveries?limit=20`);
+    expect(page.body.data.map((d: { id: string }) => d.id), JSON.stringify({ delivery, page: page.body })).toContain(delivery!.id);
   });
 });
