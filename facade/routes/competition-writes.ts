@@ -1,9 +1,12 @@
-// REST routes of the nine competition writes and the three live writes (extensions). Each row runs a mutation of the competitions subgraph;
+// REST routes of the nine competition writes, the three live writes and the organiser writes (extensions). Each row runs a mutation of the competitions subgraph;
 // the write's contract (method, scope, Idempotency-Key, status) comes from write-contracts.ts.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import {
   broadcastInput,
+  createEventInput,
+  participantInput,
+  updateEventInput,
   invitationInput,
   matchReportInput,
   playdayUpdateInput,
@@ -15,7 +18,7 @@ import {
   vetoInput,
 } from '../../subgraphs/competitions/inputs.ts';
 import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
-import { WRITES, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
+import { contractOf, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
 import { idParam, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 
@@ -24,9 +27,11 @@ export const writeResult = z
   .strict()
   .meta({ id: 'WriteResult' });
 
-const writeHeaders = (idempotent: boolean) =>
+const writeHeaders = (idempotent: boolean, ifMatch: boolean) =>
   z.object({
-    'if-match': z.string().max(200).optional().describe('Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412.'),
+    ...(ifMatch
+      ? { 'if-match': z.string().max(200).optional().describe('Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412.') }
+      : {}),
     ...(idempotent
       ? { 'idempotency-key': z.string().min(1).max(255).describe('Your unique key for this write; a retry with it replays the first result (24 h).') }
       : {}),
@@ -50,29 +55,37 @@ interface WriteSpec {
   variables(input: RouteInput): Record<string, unknown>;
   exampleBody?: unknown;
   tag?: string;
+  exampleResult?: { resourceId: string; revision: number; updated: boolean };
+  /** Who may make the write, for a write whose contract names no scope. */
+  who?: string;
 }
 
 function writeRoute(spec: WriteSpec): RouteRow {
   const field = spec.operationId;
-  const { method, scope, idempotent, status } = WRITES[spec.operationId];
+  const { method, scope, idempotent, status, target } = contractOf(spec.operationId);
+  const ifMatch = contractOf(spec.operationId).ifMatch !== false;
+  const preconditions = [ifMatch ? 'If-Match' : '', idempotent ? 'Idempotency-Key' : ''].filter(Boolean).join(' and ');
+  const who = scope
+    ? `Scope: \`${scope}\`; the application needs an active installation on ${target === 'organisation' ? 'the organisation' : "the event's organisation"}, and a user actor the matching permission there.`
+    : spec.who;
   return defineRoute({
     operationId: spec.operationId,
     method: method.toLowerCase() as Method,
     path: spec.path,
     tag: spec.tag ?? 'Competition writes',
     summary: spec.summary,
-    description: `${spec.description}\n\nScope: \`${scope}\`; the application needs an active installation on the event's organisation, and a user actor the matching permission there. Requires If-Match${idempotent ? ' and Idempotency-Key' : ''}.`,
+    description: `${spec.description}\n\n${who} Requires ${preconditions}.`,
     security: 'bearer',
     input: {
       path: z.object(Object.fromEntries(spec.pathParams.map((name) => [name, idParam]))),
-      headers: writeHeaders(idempotent),
-      requiredHeaders: ['if-match'],
+      headers: writeHeaders(idempotent, ifMatch),
+      requiredHeaders: ifMatch ? ['if-match'] : [],
       ...(spec.body ? { body: spec.body } : {}),
     },
     operation: prepareOperation(spec.mutation),
     variables: (input) => ({
       ...spec.variables(input),
-      ifMatch: input.headers['if-match'] ?? null,
+      ...(ifMatch ? { ifMatch: input.headers['if-match'] ?? null } : {}),
       ...(idempotent ? { idempotencyKey: input.headers['idempotency-key'] } : {}),
     }),
     result: (data) => {
@@ -85,12 +98,15 @@ function writeRoute(spec: WriteSpec): RouteRow {
     },
     documentedHeaders: WRITE_HEADERS_DOC,
     success: { status, schema: writeResult, description: status === 201 ? 'Created: resourceId is the new resource.' : 'The write result.' },
-    errors: [400, 401, 403, 404, 409, 412, 428, 429, 500, 503],
-    example: spec.exampleBody ? { request: JSON.stringify(spec.exampleBody), response: { data: { resourceId: 'stg_…', revision: 6, updated: true } } } : undefined,
+    errors: ifMatch ? [400, 401, 403, 404, 409, 412, 428, 429, 500, 503] : [400, 401, 403, 404, 409, 429, 500, 503],
+    example: spec.exampleBody ? { request: JSON.stringify(spec.exampleBody), response: { data: spec.exampleResult ?? { resourceId: 'stg_…', revision: 6, updated: true } } } : undefined,
   });
 }
 
 const LIVE_TAG = 'Live writes (extension)';
+const ORGANISER_TAG = 'Organiser writes (extension)';
+const INVITED_PLAYER =
+  'Callers: a token with a user actor who plays in the invited team (a member of the team), of an application with an active installation on that user or on the event\'s organisation (403 missing_installation). Anyone else — another user, an application actor — gets 404, as for an unknown invitation. No scope is needed.';
 
 // replayed is not in the body: it answers the Idempotent-Replayed header.
 const WRITE_FIELDS = `${selectionOf(writeResult)} replayed`;
@@ -230,5 +246,70 @@ export const competitionWriteRoutes: RouteRow[] = [
     variables: ({ path, body }) => ({ eventId: path.eventId, playdayId: path.playdayId, input: body }),
     exampleBody: { liveMatchId: 'mtc_open_2', overlayScoreA: 0, overlayScoreB: 0 },
   }),
+  writeRoute({
+    operationId: 'createEvent',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/organisations/{organisationId}/events',
+    summary: 'Create an event',
+    description:
+      'Extension of the interface. Creates a draft event at revision 1 (resourceId is the event). slug: unique in the organisation; when absent it is derived from the name (spring-cup-2027), with -2, -3, … when taken; a slug sent and taken is 409 conflict (slug_taken). endsAt not before startsAt; timezone an IANA zone (default UTC); visibility default private. The other columns take their defaults: type cup, platform pc, currency EUR, no region. Change log: event.created.',
+    mutation: `mutation CreateEvent($organisationId: ID!, $input: CreateEventInput!, $idempotencyKey: String!) { createEvent(organisationId: $organisationId, input: $input, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['organisationId'],
+    body: createEventInput,
+    variables: ({ path, body }) => ({ organisationId: path.organisationId, input: body }),
+    exampleBody: { name: 'Spring Cup 2027', game: 'cs2', timezone: 'Europe/Berlin', startsAt: '2027-04-10T09:00:00Z', endsAt: '2027-04-11T20:00:00Z' },
+    exampleResult: { resourceId: 'evt_…', revision: 1, updated: true },
+  }),
+  writeRoute({
+    operationId: 'updateEvent',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}',
+    summary: 'Change an event',
+    description:
+      'Extension of the interface. Sets any of name, slug (409 slug_taken when another event of the organisation has it), description, game, timezone (IANA), startsAt, endsAt (the event must not end before it starts, with the stored values too), visibility, logoUrl, bannerUrl (http or https), primaryColor and secondaryColor (#rrggbb, stored in lower case). Absent fields keep their value; null clears the optional ones; {} is 400. The same values again answer updated: false. Change log: event.updated (the fields that changed).',
+    mutation: `mutation UpdateEvent($eventId: ID!, $input: UpdateEventInput!, $ifMatch: String) { updateEvent(eventId: $eventId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: updateEventInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { description: 'Sixteen teams, one weekend.', primaryColor: '#1f6feb', bannerUrl: null },
+    exampleResult: { resourceId: 'evt_cup', revision: 2, updated: true },
+  }),
+  writeRoute({
+    operationId: 'createParticipant',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}/participants',
+    summary: 'Register a team',
+    description:
+      "Extension of the interface. Registers a team (status registered; the team's members, at most ten, as its lineup with their team roles). teamId must be a team (400 otherwise); stageId a stage of the event and groupId a group of that stage, recorded as the participant's selected group. A team already taking part is 409 conflict (already_participant); a completed or cancelled event 409 (event_closed). resourceId is the participant. Change log: participant.created.",
+    mutation: `mutation CreateParticipant($eventId: ID!, $input: CreateParticipantInput!, $ifMatch: String, $idempotencyKey: String!) { createParticipant(eventId: $eventId, input: $input, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId'],
+    body: participantInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
+    exampleBody: { teamId: 'team_delta' },
+    exampleResult: { resourceId: 'par_…', revision: 2, updated: true },
+  }),
+  writeRoute({
+    operationId: 'acceptInvitation',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}/invitations/{invitationId}/accept',
+    summary: 'Accept an invitation',
+    description:
+      "Extension of the interface. The invited team accepts: in one transaction the invitation becomes accepted and the team is registered (as POST …/participants does) in the invitation's stage and group. resourceId is the new participant. An invitation that is not pending is 409 conflict (invitation_not_pending); a team already taking part 409 (already_participant). No body. Change log: invitation.accepted and participant.created.",
+    who: INVITED_PLAYER,
+    mutation: `mutation AcceptInvitation($eventId: ID!, $invitationId: ID!, $idempotencyKey: String!) { acceptInvitation(eventId: $eventId, invitationId: $invitationId, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'invitationId'],
+    variables: ({ path }) => ({ eventId: path.eventId, invitationId: path.invitationId }),
+  }),
+  writeRoute({
+    operationId: 'declineInvitation',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}/invitations/{invitationId}/decline',
+    summary: 'Decline an invitation',
+    description:
+      'Extension of the interface. The invited team declines: the invitation becomes declined. resourceId is the invitation. An invitation that is not pending is 409 conflict (invitation_not_pending). No body. Change log: invitation.declined.',
+    who: INVITED_PLAYER,
+    mutation: `mutation DeclineInvitation($eventId: ID!, $invitationId: ID!, $idempotencyKey: String!) { declineInvitation(eventId: $eventId, invitationId: $invitationId, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'invitationId'],
+    variables: ({ path }) => ({ eventId: path.eventId, invitationId: path.invitationId }),
+  }),
 ];
-

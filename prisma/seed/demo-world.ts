@@ -20,6 +20,7 @@ export const DEMO = {
     app: 'demo-token-app',
     readonly: 'demo-token-readonly',
     alice: 'demo-token-alice',
+    bob: 'demo-token-bob',
     dave: 'demo-token-dave',
     noesports: 'demo-token-noesports',
     provider: 'demo-token-provider',
@@ -29,6 +30,8 @@ export const DEMO = {
 const FAR_FUTURE = new Date('2100-01-01T00:00:00.000Z');
 const MAPS = ['ancient', 'anubis', 'dust2', 'inferno', 'mirage', 'nuke', 'train'];
 const TEAMS = ['alpha', 'bravo', 'charlie', 'delta'];
+/** The cup's sixteen teams, team_01 … team_16, two players each (usr_01a, usr_01b, …). */
+const CUP_TEAMS = Array.from({ length: 16 }, (_, index) => String(index + 1).padStart(2, '0'));
 
 /** A small deterministic generator, so the demo statistics are the same on every machine. */
 function random(seed: number) {
@@ -95,8 +98,11 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         }
         rosters[team] = roster;
       }
+      const cupPlayers = CUP_TEAMS.flatMap((n) =>
+        ['a', 'b'].map((side) => ({ id: `usr_${n}${side}`, username: `cup${n}${side}`, displayName: `Cup Player ${n}${side.toUpperCase()}`, nationality: 'NL' })),
+      );
       await tx.user.createMany({
-        data: [...named, ...extra].map((user, index) => ({
+        data: [...named, ...extra, ...cupPlayers].map((user, index) => ({
           ...user,
           email: `${user.username}@demo.example`,
           passwordHash,
@@ -124,6 +130,15 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         data: TEAMS.flatMap((team) =>
           rosters[team].map((userId, index) => ({ teamId: `team_${team}`, userId, role: index === 0 ? 'captain' : 'player' })),
         ),
+      });
+      await tx.team.createMany({
+        data: CUP_TEAMS.map((n, index) => ({ id: `team_${n}`, name: `Cup Team ${n}`, logoUrl: `https://cdn.example.test/teams/cup-${n}.png`, createdAt: at(60 + index) })),
+      });
+      await tx.teamMember.createMany({
+        data: CUP_TEAMS.flatMap((n) => [
+          { teamId: `team_${n}`, userId: `usr_${n}a`, role: 'captain' },
+          { teamId: `team_${n}`, userId: `usr_${n}b`, role: 'player' },
+        ]),
       });
       await tx.map.createMany({
         data: MAPS.map((name) => ({ id: `map_${name}`, name: name === 'dust2' ? 'Dust II' : name[0].toUpperCase() + name.slice(1), imageUrl: `https://cdn.example.test/maps/${name}.png` })),
@@ -159,6 +174,8 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           event('evt_live', 'org_demo', 'Demo Live Series', 'live', 102, { firstStageId: 'stg_live_a', ...runs('2026-01-05T09:00:00Z', '2026-01-25T20:00:00Z') }),
           event('evt_done', 'org_demo', 'Demo Finals 2025', 'completed', 103, { firstStageId: 'stg_done_main', completedAt: at(5000), ...runs('2026-01-05T09:00:00Z', '2026-01-08T20:00:00Z') }),
           event('evt_rival', 'org_rival', 'Rival Cup', 'scheduled', 104, { firstStageId: 'stg_rival_main', ...runs('2026-02-21T09:00:00Z', '2026-02-22T20:00:00Z') }),
+          // Sixteen teams registered, no stages yet: an organiser's cup to build.
+          event('evt_cup', 'org_demo', 'Demo Spring Cup', 'draft', 105, runs('2026-04-11T09:00:00Z', '2026-04-12T20:00:00Z')),
         ],
       });
       await tx.stage.createMany({
@@ -206,6 +223,16 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         data: participants.flatMap((p) =>
           rosters[p.teamId.replace('team_', '')].map((userId, index) => ({ participantId: p.id, userId, role: index === 0 ? 'captain' : 'player' })),
         ),
+      });
+      // evt_cup: team_01 … team_16 registered in that order, a minute apart.
+      await tx.participant.createMany({
+        data: CUP_TEAMS.map((n, index) => ({ id: `par_cup_${n}`, eventId: 'evt_cup', teamId: `team_${n}`, status: 'registered', selectedGroupIds: [], createdAt: at(260 + index), updatedAt: at(260 + index) })),
+      });
+      await tx.lineupMember.createMany({
+        data: CUP_TEAMS.flatMap((n) => [
+          { participantId: `par_cup_${n}`, userId: `usr_${n}a`, role: 'captain' },
+          { participantId: `par_cup_${n}`, userId: `usr_${n}b`, role: 'player' },
+        ]),
       });
 
       // Matches. evt_open: mtc_open_1 (completed, alpha vs bravo) and mtc_open_2 (delta placed).
@@ -307,7 +334,12 @@ export async function loadDemoWorld(db: Db): Promise<void> {
       await tx.playerMatchStat.createMany({ data: stats });
 
       await tx.invitation.createMany({
-        data: [{ id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: at(250) }],
+        data: [
+          { id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: at(250) },
+          // For bob (a player of team_alpha) to accept or decline: alpha takes part in neither evt_cup nor evt_draft.
+          { id: 'inv_cup_alpha', eventId: 'evt_cup', teamId: 'team_alpha', status: 'pending', message: 'Join the Demo Spring Cup!', createdAt: at(251) },
+          { id: 'inv_draft_alpha', eventId: 'evt_draft', teamId: 'team_alpha', stageId: 'stg_draft_main', status: 'pending', createdAt: at(252) },
+        ],
       });
       await tx.standing.createMany({
         data: [
@@ -390,6 +422,7 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           token('tok_demo_app', DEMO.tokens.app, 'app_demo', {}, [...SCOPES]),
           token('tok_demo_readonly', DEMO.tokens.readonly, 'app_demo', {}, []),
           token('tok_demo_alice', DEMO.tokens.alice, 'app_demo', { userId: 'usr_alice' }, [...SCOPES]),
+          token('tok_demo_bob', DEMO.tokens.bob, 'app_demo', { userId: 'usr_bob' }, [...SCOPES]),
           token('tok_demo_dave', DEMO.tokens.dave, 'app_demo', { userId: 'usr_dave' }, [...SCOPES]),
           token('tok_demo_noesports', DEMO.tokens.noesports, 'app_noesports', {}, [...SCOPES]),
           token('tok_demo_provider', DEMO.tokens.provider, 'app_provider', {}, [...PROVIDER_SCOPES]),

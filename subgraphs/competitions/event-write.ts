@@ -27,7 +27,7 @@ import {
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
-import { WRITES, type WriteOperation } from './write-contracts.ts';
+import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
 
 export interface EventState {
   id: string;
@@ -72,6 +72,13 @@ export interface EventWrite {
   request: unknown;
   /** Reads what the write needs through Prisma's model API and decides, or throws the request's 4xx. */
   plan(db: Db, event: EventState): Promise<Plan>;
+  /**
+   * Who may make this write, instead of the installation and permission check of admit(): for the
+   * writes whose contract names no scope (a team's player answering an invitation).
+   */
+  admit?(authority: Authority, event: EventState): Promise<void>;
+  /** The error a failed check of the write's own statements stands for (e.g. slug_taken). */
+  onGuard?(check: string, value: string): Error | undefined;
 }
 
 /** A stale plan or a deadlock is retried this many times in all before the write gives up. */
@@ -82,8 +89,13 @@ const ATTEMPTS = 4;
  * organisation (403), a user actor may do this there (403).
  */
 async function admit(ctx: SubgraphContext, authority: Authority, write: EventWrite): Promise<EventState> {
-  const contract = WRITES[write.operation];
+  const contract = contractOf(write.operation);
   const event = await readEvent(ctx, write.eventId);
+  if (write.admit) {
+    await write.admit(authority, event);
+    return event;
+  }
+  if (!contract.scope) throw new Error(`${write.operation} names no scope and no admission of its own.`);
   const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id, event.organisationId);
   if (!installation) {
     throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
@@ -104,9 +116,9 @@ async function readEvent(ctx: SubgraphContext, eventId: string): Promise<EventSt
 }
 
 export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Promise<WriteResult> {
-  const contract = WRITES[write.operation];
+  const contract = contractOf(write.operation);
   const authority = await ctx.authority();
-  requireScope(authority, contract.scope);
+  if (contract.scope) requireScope(authority, contract.scope);
   let event = await admit(ctx, authority, write);
   let idempotency: IdempotencyScope | undefined;
   if (contract.idempotent || write.idempotencyKey) {
@@ -118,7 +130,8 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
       requestHash: requestHash({ eventId: write.eventId, request: write.request }),
     };
   }
-  const expected = expectedRevision(write.ifMatch);
+  // Writes without If-Match are planned at the current revision and only checked for staleness.
+  const expected = contract.ifMatch === false ? null : expectedRevision(write.ifMatch);
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptWrite(ctx, write, event, expected, idempotency);
     if (outcome !== RETRY) return outcome;
@@ -138,12 +151,12 @@ async function attemptWrite(
   ctx: SubgraphContext,
   write: EventWrite,
   event: EventState,
-  expected: number,
+  expected: number | null,
   idempotency: IdempotencyScope | undefined,
 ): Promise<WriteResult | typeof RETRY> {
-  // Planned only at If-Match's revision; otherwise the transaction answers (a replay, or 412).
+  // Planned only at If-Match's revision (any, without If-Match); otherwise the transaction answers (a replay, or 412).
   let plan: Plan | undefined;
-  if (event.revision === expected) {
+  if (expected === null || event.revision === expected) {
     try {
       plan = await write.plan(ctx.db, event);
     } catch (error) {
@@ -160,7 +173,7 @@ async function attemptWrite(
   if (!plan) {
     // Fails: a replay, 412 at another revision, or `stale` (planned again) if the event has just
     // reached If-Match's revision.
-    const answer = await runTransaction(ctx, statements, idempotency);
+    const answer = await runTransaction(ctx, statements, idempotency, write);
     if (answer) return answer;
     throw new Error('The event lock check passed without a plan.');
   }
@@ -171,14 +184,19 @@ async function attemptWrite(
   if (plan.changed) statements.push(...plan.statements, recordChanges([event, ...others], plan.changes), NOTIFY_CHANGES);
   const result: WriteResult = { resourceId: plan.resourceId, revision, updated: plan.changed, replayed: false };
   if (idempotency) statements.push(completeKeyStatement(idempotency, { status: WRITES[write.operation].status, body: result }));
-  return (await runTransaction(ctx, statements, idempotency)) ?? result;
+  return (await runTransaction(ctx, statements, idempotency, write)) ?? result;
 }
 
 /**
  * Runs the transaction; undefined when it committed, otherwise what its failed check means: a
  * replay, a retry, or the error to answer.
  */
-async function runTransaction(ctx: SubgraphContext, statements: SqlStatement[], idempotency: IdempotencyScope | undefined): Promise<WriteResult | typeof RETRY | undefined> {
+async function runTransaction(
+  ctx: SubgraphContext,
+  statements: SqlStatement[],
+  idempotency: IdempotencyScope | undefined,
+  write: EventWrite,
+): Promise<WriteResult | typeof RETRY | undefined> {
   try {
     await ctx.transaction(statements);
     return undefined;
@@ -197,7 +215,7 @@ async function runTransaction(ctx: SubgraphContext, statements: SqlStatement[], 
       if (await releaseExpiredKey(ctx.db, idempotency)) return RETRY;
       throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed.', [{ field: 'idempotency-key', issue: 'idempotency_key_in_use' }]);
     }
-    throw error;
+    throw write.onGuard?.(failed.check, failed.value) ?? error;
   }
 }
 

@@ -172,6 +172,89 @@ export const apiKeyRotateInput = z
 const score = z.number().int().min(0).max(999);
 const url = z.url({ protocol: /^https?$/ }).max(500);
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb');
+
+// ── Organiser writes: creating and changing events, registering teams ───────
+export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+/** Columns of a new event that no request sets (docs/competitions.md#organiser-writes). */
+export const NEW_EVENT_DEFAULTS = { type: 'cup', platform: 'pc', currency: 'EUR', region: null, timezone: 'UTC', visibility: 'private', state: 'draft' } as const;
+export const SLUG_MAX = 80;
+
+const IANA_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
+/** An IANA time zone as the runtime knows it, spelt exactly (Europe/Berlin, not europe/berlin). */
+export function isTimeZone(value: string): boolean {
+  if (IANA_ZONES.has(value)) return true;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone === value;
+  } catch {
+    return false;
+  }
+}
+
+const eventName = z.string().trim().min(1).max(100);
+const timeZone = z.string().max(64).refine(isTimeZone, 'must be an IANA time zone, e.g. Europe/Berlin');
+const slug = z
+  .string()
+  .max(SLUG_MAX)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits joined by single hyphens')
+  .describe('Unique in the organisation.');
+const visibility = named('EventVisibility', EVENT_VISIBILITIES, 'Who may see an event.');
+const game = z.string().trim().min(1).max(50);
+const description = z.string().max(5000);
+
+export const createEventInput = z
+  .object({
+    name: eventName,
+    slug: slug.nullish().describe('Unique in the organisation; derived from the name when absent (with -2, -3, … when taken).'),
+    game: game.nullish().describe('e.g. cs2'),
+    timezone: timeZone.nullish().describe('IANA time zone the schedule is planned in; default UTC.'),
+    startsAt: timestamp.nullish().describe('ISO 8601'),
+    endsAt: timestamp.nullish().describe('ISO 8601, not before startsAt'),
+    visibility: visibility.nullish().describe('Default private.'),
+  })
+  .strict()
+  .superRefine((event, ctx) => {
+    if (event.startsAt && event.endsAt && Date.parse(event.endsAt) < Date.parse(event.startsAt)) {
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
+    }
+  })
+  .meta({ id: 'CreateEventRequest' });
+
+/** Absent keeps a field; null clears the optional ones (name, slug, visibility and timezone cannot be cleared). */
+export const updateEventInput = z
+  .object({
+    name: eventName.optional(),
+    slug: slug.optional(),
+    description: description.nullish(),
+    game: game.nullish(),
+    timezone: timeZone.optional(),
+    startsAt: timestamp.nullish().describe('ISO 8601; null clears it.'),
+    endsAt: timestamp.nullish().describe('ISO 8601, not before startsAt; null clears it.'),
+    visibility: visibility.optional(),
+    logoUrl: url.nullish(),
+    bannerUrl: url.nullish(),
+    primaryColor: color.nullish().describe('#rrggbb, stored in lower case'),
+    secondaryColor: color.nullish().describe('#rrggbb, stored in lower case'),
+  })
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'send at least one field')
+  .superRefine((patch, ctx) => {
+    if (patch.startsAt && patch.endsAt && Date.parse(patch.endsAt) < Date.parse(patch.startsAt)) {
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
+    }
+  })
+  .meta({ id: 'UpdateEventRequest' });
+
+export const participantInput = z
+  .object({
+    teamId: id,
+    stageId: id.nullish().describe('A stage of the event; needed with groupId.'),
+    groupId: id.nullish().describe("A group of stageId: recorded as the participant's selected group."),
+  })
+  .strict()
+  .superRefine((registration, ctx) => {
+    if (registration.groupId && !registration.stageId) ctx.addIssue({ code: 'custom', path: ['stageId'], message: 'required with groupId' });
+  })
+  .meta({ id: 'CreateParticipantRequest' });
 const side = named('MatchSide', ['a', 'b'], 'A side of a match.');
 
 export const matchReportInput = z

@@ -335,3 +335,64 @@ export const REPLACE_BROADCAST_SQL = `
     "primaryColor" = EXCLUDED."primaryColor", "delaySeconds" = EXCLUDED."delaySeconds", "showScores" = EXCLUDED."showScores", "updatedAt" = EXCLUDED."updatedAt"`;
 
 export const UPDATE_PLAYDAY_SQL = `UPDATE "Playday" SET "liveMatchId" = $2, "overlayScoreA" = $3, "overlayScoreB" = $4 WHERE id = $1`;
+
+// ── Organiser writes (organiser-writes.ts) ───────────────────────────────────
+
+/**
+ * Locks the organisation ($1): event creations and slug changes in one organisation take their turn,
+ * so that each sees the slugs the others committed. NO KEY: the foreign-key checks of rows that
+ * reference the organisation (members, API keys, the new event itself) do not wait for it.
+ */
+export const LOCK_ORGANISATION_SQL = `SELECT id FROM "Organisation" WHERE id = $1 FOR NO KEY UPDATE`;
+
+/** Fails guard `slug_taken` when another event ($3 is not another) of organisation $1 has slug $2. */
+export const SLUG_FREE_SQL = `
+  SELECT CASE WHEN count(*) > 0 THEN ${failWith('slug_taken', 'count(*)')} END AS guard
+  FROM "Event" WHERE "organisationId" = $1 AND slug = $2 AND id <> $3`;
+
+/**
+ * A draft event ($1) of organisation $2 at revision 1, and its event.created change-log row ($15).
+ * The slug is $3 as sent ($4 false), or the first free one of $3, $3-2, $3-3, … ($4 true; $5 is a
+ * last resort); it is chosen under the organisation's lock.
+ */
+export const INSERT_EVENT_SQL = `
+  WITH candidates AS (
+    SELECT $3::text AS slug, 1 AS n
+    UNION ALL
+    SELECT rtrim(left($3::text, 79 - length(g::text)), '-') || '-' || g, g FROM generate_series(2, 999) g WHERE $4::boolean
+    UNION ALL
+    SELECT rtrim(left($3::text, 59), '-') || '-' || $5::text, 1000 WHERE $4::boolean
+  ), chosen AS (
+    SELECT c.slug FROM candidates c
+    WHERE NOT EXISTS (SELECT 1 FROM "Event" e WHERE e."organisationId" = $2 AND e.slug = c.slug)
+    ORDER BY c.n LIMIT 1
+  ), created AS (
+    INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, region, game, timezone,
+                         "startsAt", "endsAt", revision, "createdAt", "updatedAt")
+    SELECT $1, $2, $6, chosen.slug, $7, $8, $9, $10, $11, NULL, $12, $13, $14::timestamp, $16::timestamp, 1, ${NOW}, ${NOW} FROM chosen
+    RETURNING id, "organisationId", name, slug, visibility, state
+  )
+  INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, "createdAt")
+  SELECT $15, 'event.created', c."organisationId", c.id, 'event', c.id, 1,
+         jsonb_build_object('eventId', c.id, 'revision', 1, 'name', c.name, 'slug', c.slug, 'state', c.state, 'visibility', c.visibility), ${NOW}
+  FROM created c`;
+
+/** Every column an event update may change, $2…$13, of event $1. */
+export const UPDATE_EVENT_SQL = `
+  UPDATE "Event" SET name = $2, slug = $3, description = $4, game = $5, timezone = $6, "startsAt" = $7::timestamp, "endsAt" = $8::timestamp,
+    visibility = $9, "logoUrl" = $10, "bannerUrl" = $11, "primaryColor" = $12, "secondaryColor" = $13
+  WHERE id = $1`;
+
+/**
+ * Registers team $3 in event $2 as participant $1 (status registered, selected groups $4), with the
+ * team's members as its lineup (their team roles, the first ten by seniority).
+ */
+export const INSERT_PARTICIPANT_SQL = [
+  `INSERT INTO "Participant" (id, "eventId", "teamId", status, "selectedGroupIds", "signupAnswers", "createdAt", "updatedAt")
+   VALUES ($1, $2, $3, 'registered', $4::text[], '{}'::jsonb, ${NOW}, ${NOW})`,
+  `INSERT INTO "LineupMember" ("participantId", "userId", role, "createdAt")
+   SELECT $1, m."userId", m.role, ${NOW} FROM "TeamMember" m WHERE m."teamId" = $2 ORDER BY m."createdAt", m."userId" LIMIT 10`,
+] as const;
+
+/** Answers invitation $1: $2 accepted or declined. */
+export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE id = $1 AND status = 'pending'`;

@@ -146,7 +146,7 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
 }
 
 // ── invitations ──────────────────────────────────────────────────────────────
-async function stageAndGroupOf(db: Db, eventId: string, stageId: string | null | undefined, groupId: string | null | undefined) {
+export async function stageAndGroupOf(db: Db, eventId: string, stageId: string | null | undefined, groupId: string | null | undefined) {
   if (stageId) {
     const stage = await db.stage.findUnique({ where: { id: stageId }, select: { eventId: true } });
     if (!stage || stage.eventId !== eventId) throw validationFailed('stageId is not a stage of this event.', [{ field: 'stageId', issue: 'not a stage of this event' }]);

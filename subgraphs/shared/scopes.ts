@@ -9,9 +9,9 @@ export const SCOPES = [
 ] as const;
 /** What each scope lets an application do, as the consent page says it. */
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  'event:manage': 'Publish events and change their settings (map veto)',
+  'event:manage': 'Create events, change and publish them, and change their settings (map veto)',
   'event.structure:manage': 'Add stages and groups to events',
-  'event.participants:manage': 'Invite teams and manage participants and their lineups',
+  'event.participants:manage': 'Invite and register teams and manage participants and their lineups',
   'event.results:manage': 'Report match results and adjust standings',
   'broadcast:manage': 'Manage broadcast configuration, playdays and their staff',
   'esports:publish': 'Publish esports data',

@@ -50,7 +50,7 @@ function normalise(text: string): string {
     .replace(/"(iat|exp)":\d+/g, '"$1":…')
     .replace(/"(createdAt|updatedAt|deliveredAt|startedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/\b(chg_test)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…')
-    .replace(/\b(stg|grp|inv|adj|tok|whe|dlv|key|otr)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
+    .replace(/\b(evt|par|stg|grp|inv|adj|tok|whe|dlv|key|otr)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
 }
 
 describe('direct and gateway execution of route operations', () => {

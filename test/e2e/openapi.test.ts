@@ -56,6 +56,20 @@ describe('OpenAPI document', () => {
       expect(byName['idempotency-key']).toBe(idempotent ? true : undefined);
       expect(byName['x-request-id']).toBe(false);
     }
+    // The writes without If-Match (a new event; a team answering its invitation) do not document it.
+    for (const [path, method, ifMatch] of [
+      ['/api/v2/organisations/{organisationId}/events', 'post', false],
+      ['/api/v2/events/{eventId}', 'patch', true],
+      ['/api/v2/events/{eventId}/participants', 'post', true],
+      ['/api/v2/events/{eventId}/invitations/{invitationId}/accept', 'post', false],
+    ] as const) {
+      const byName = Object.fromEntries(headers(path, method).map((p) => [p.name, p.required]));
+      expect(byName['if-match'], `${method} ${path}`).toBe(ifMatch ? true : undefined);
+      if (path !== '/api/v2/events/{eventId}') expect(byName['idempotency-key'], `${method} ${path}`).toBe(true);
+      const responses = Object.keys(document.paths[path][method].responses);
+      expect(responses.includes('412') && responses.includes('428'), `${method} ${path}`).toBe(ifMatch);
+      expect(responses).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409']));
+    }
   });
 
   it('every route authorised by an access token answers 401 invalid_token with WWW-Authenticate to a missing or unknown one', async () => {

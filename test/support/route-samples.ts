@@ -106,6 +106,33 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf,
       { path: '/api/v2/events/evt_open/playdays/pd_open_1', init: writeInit('evt_open', { overlayScoreA: 2 }), status: 200 },
       { path: '/api/v2/events/evt_open/playdays/pd_open_1', init: writeInit('evt_open', { liveMatchId: 'mtc_live_a_001' }), status: 400 },
     ],
+    createEvent: [
+      { path: '/api/v2/organisations/org_demo/events', init: keyed('POST', { name: 'OpenAPI Cup', timezone: 'Europe/Berlin', startsAt: '2027-04-10T09:00:00Z' }), status: 201 },
+      { path: '/api/v2/organisations/org_demo/events', init: keyed('POST', { name: 'OpenAPI Cup', timezone: 'Nowhere/Land' }), status: 400 },
+      { path: '/api/v2/organisations/org_demo/events', init: keyed('POST', { name: 'OpenAPI Cup', slug: 'open' }), status: 409 },
+      { path: '/api/v2/organisations/org_rival/events', init: keyed('POST', { name: 'OpenAPI Cup' }), status: 403 },
+    ],
+    updateEvent: [
+      { path: '/api/v2/events/evt_cup', init: writeInit('evt_cup', { description: 'From the samples.', primaryColor: '#1F6FEB', bannerUrl: null }), status: 200 },
+      { path: '/api/v2/events/evt_cup', init: writeInit('evt_cup', { primaryColor: 'blue' }), status: 400 },
+      { path: '/api/v2/events/evt_cup', init: writeInit('evt_cup', { name: 'Stale' }, { ifMatch: '"999"' }), status: 412 },
+      { path: '/api/v2/events/evt_cup', init: writeInit('evt_cup', { slug: 'open' }), status: 409 },
+    ],
+    createParticipant: [
+      { path: '/api/v2/events/evt_cup/participants', init: writeInit('evt_cup', { teamId: 'team_delta' }), status: 201 },
+      { path: '/api/v2/events/evt_cup/participants', init: writeInit('evt_cup', { teamId: 'team_01' }), status: 409 },
+      { path: '/api/v2/events/evt_cup/participants', init: writeInit('evt_cup', { teamId: 'team_nope' }), status: 400 },
+      { path: '/api/v2/events/evt_cup/participants', init: async () => ({ ...(await writeInit('evt_cup', { teamId: 'team_bravo' })()), headers: { ...app.headers, 'content-type': 'application/json', 'idempotency-key': `openapi-${++keys}` } }), status: 428 },
+    ],
+    acceptInvitation: [
+      { path: '/api/v2/events/evt_cup/invitations/inv_cup_alpha/accept', init: transferInit('demo-token-alice'), status: 404 },
+      { path: '/api/v2/events/evt_cup/invitations/inv_cup_alpha/accept', init: transferInit('demo-token-bob'), status: 201 },
+      { path: '/api/v2/events/evt_cup/invitations/inv_cup_alpha/accept', init: transferInit('demo-token-bob'), status: 409 },
+    ],
+    declineInvitation: [
+      { path: '/api/v2/events/evt_draft/invitations/inv_draft_alpha/decline', init: transferInit('demo-token-bob'), status: 200 },
+      { path: '/api/v2/events/evt_draft/invitations/inv_draft_alpha/decline', init: transferInit('demo-token-bob'), status: 409 },
+    ],
     listOrganisationEvents: [
       { path: '/api/v2/organisations/org_demo/events?limit=2', init: app, status: 200 },
       { path: '/api/v2/organisations/org_rival/events', init: app, status: 403 },

@@ -1,13 +1,16 @@
-// Mutations of the competitions subgraph: the nine writes of the interface and the three live writes
-// overlays follow, with the same rules as
+// Mutations of the competitions subgraph: the nine writes of the interface, the three live writes
+// overlays follow and the organiser writes (organiser-writes.ts), with the same rules as
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import { builder } from '../builder.ts';
 import type { WriteResult } from '../event-write.ts';
-import { WRITES, type WriteOperation } from '../write-contracts.ts';
+import { contractOf, type WriteOperation } from '../write-contracts.ts';
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import {
   broadcastInput,
+  createEventInput,
+  participantInput,
+  updateEventInput,
   invitationInput,
   lineupInput,
   matchReportInput,
@@ -19,6 +22,7 @@ import {
   vetoInput,
 } from '../inputs.ts';
 import { replaceBroadcast, reportMatch, updatePlayday } from '../live-writes.ts';
+import { acceptInvitation, createEvent, createParticipant, declineInvitation, updateEvent } from '../organiser-writes.ts';
 import {
   changeLineup,
   createInvitation,
@@ -52,6 +56,9 @@ const PlaydayStaffInput = inputType('PlaydayStaffInput', staffInput);
 const MatchReportInput = inputType('MatchReportInput', matchReportInput);
 const BroadcastInput = inputType('BroadcastInput', broadcastInput);
 const PlaydayUpdateInput = inputType('PlaydayUpdateInput', playdayUpdateInput);
+const CreateEventInput = inputType('CreateEventInput', createEventInput);
+const UpdateEventInput = inputType('UpdateEventInput', updateEventInput);
+const CreateParticipantInput = inputType('CreateParticipantInput', participantInput);
 
 /** GraphQL sends every omitted input field as null; the schemas read null as absent. */
 const present = <T extends Record<string, unknown>>(input: T, keep: string[] = []) =>
@@ -59,10 +66,10 @@ const present = <T extends Record<string, unknown>>(input: T, keep: string[] = [
 
 builder.mutationType({});
 builder.mutationFields((t) => {
-  // If-Match always; Idempotency-Key where the write's contract asks for one.
+  // If-Match unless the write's contract says otherwise; Idempotency-Key where it asks for one.
   const preconditions = (operation: WriteOperation) => ({
-    ifMatch: t.arg.string({ description: 'The current event revision, as in If-Match: "3".' }),
-    ...(WRITES[operation].idempotent ? { idempotencyKey: t.arg.string({ required: true, description: 'As the Idempotency-Key header.' }) } : {}),
+    ...(contractOf(operation).ifMatch === false ? {} : { ifMatch: t.arg.string({ description: 'The current event revision, as in If-Match: "3".' }) }),
+    ...(contractOf(operation).idempotent ? { idempotencyKey: t.arg.string({ required: true, description: 'As the Idempotency-Key header.' }) } : {}),
   });
   return {
     publishEvent: t.field({
@@ -143,6 +150,37 @@ builder.mutationFields((t) => {
       description: "Sets a playday's live match and overlay score. Absent fields keep their value; null clears. Needs broadcast:manage.",
       args: { eventId: t.arg.id({ required: true }), playdayId: t.arg.id({ required: true }), input: t.arg({ type: PlaydayUpdateInput, required: true }), ...preconditions('updatePlayday') },
       resolve: (_root, args, ctx) => updatePlayday(ctx, String(args.eventId), String(args.playdayId), args.input, args),
+    }),
+    // Organiser writes (extensions of the interface).
+    createEvent: t.field({
+      type: WriteResultRef,
+      description: 'Creates a draft event in the organisation (revision 1); the slug is derived from the name unless given. Needs event:manage.',
+      args: { organisationId: t.arg.id({ required: true }), input: t.arg({ type: CreateEventInput, required: true }), ...preconditions('createEvent') },
+      resolve: (_root, args, ctx) => createEvent(ctx, String(args.organisationId), present(args.input), args),
+    }),
+    updateEvent: t.field({
+      type: WriteResultRef,
+      description: "Changes an event's name, slug, description, game, schedule, time zone, visibility or branding. Absent fields keep their value; null clears. Needs event:manage.",
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: UpdateEventInput, required: true }), ...preconditions('updateEvent') },
+      resolve: (_root, args, ctx) => updateEvent(ctx, String(args.eventId), args.input, args),
+    }),
+    createParticipant: t.field({
+      type: WriteResultRef,
+      description: "Registers a team in the event (status registered, the team's members as its lineup), optionally in a group of a stage. Needs event.participants:manage.",
+      args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateParticipantInput, required: true }), ...preconditions('createParticipant') },
+      resolve: (_root, args, ctx) => createParticipant(ctx, String(args.eventId), present(args.input), args),
+    }),
+    acceptInvitation: t.field({
+      type: WriteResultRef,
+      description: "Accepts a pending invitation for the invited team: the team is registered in the invitation's stage and group. For a user who plays in that team; resourceId is the new participant.",
+      args: { eventId: t.arg.id({ required: true }), invitationId: t.arg.id({ required: true }), ...preconditions('acceptInvitation') },
+      resolve: (_root, args, ctx) => acceptInvitation(ctx, String(args.eventId), String(args.invitationId), args),
+    }),
+    declineInvitation: t.field({
+      type: WriteResultRef,
+      description: 'Declines a pending invitation for the invited team. For a user who plays in that team; resourceId is the invitation.',
+      args: { eventId: t.arg.id({ required: true }), invitationId: t.arg.id({ required: true }), ...preconditions('declineInvitation') },
+      resolve: (_root, args, ctx) => declineInvitation(ctx, String(args.eventId), String(args.invitationId), args),
     }),
   };
 });

@@ -95,6 +95,32 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     description: "A playday's live match or overlay score changed (the state after).",
     details: object({ playdayId: id, liveMatchId: nullableId, overlayScoreA: { type: ['integer', 'null'] }, overlayScoreB: { type: ['integer', 'null'] } }),
   },
+  // Organiser writes.
+  {
+    name: 'event.created',
+    description: 'A draft event was created in the organisation (revision 1).',
+    details: object({ name: id, slug: id, state: { const: 'draft' }, visibility: { enum: ['public', 'unlisted', 'private'] } }),
+  },
+  {
+    name: 'event.updated',
+    description: "The event's name, slug, description, game, schedule, time zone, visibility or branding changed (fields names which).",
+    details: object({ fields: { type: 'array', items: id } }),
+  },
+  {
+    name: 'participant.created',
+    description: 'A team was registered in the event (status registered): by the organiser, or by accepting its invitation (invitationId).',
+    details: object({ participantId: id, teamId: id, status: { const: 'registered' }, groupId: nullableId, invitationId: nullableId }),
+  },
+  {
+    name: 'invitation.accepted',
+    description: "The invited team accepted: it takes part as participantId (a participant.created of the same revision goes with it).",
+    details: object({ invitationId: id, teamId: id, participantId: id, stageId: nullableId, groupId: nullableId }),
+  },
+  {
+    name: 'invitation.declined',
+    description: 'The invited team declined the invitation.',
+    details: object({ invitationId: id, teamId: id }),
+  },
   {
     name: 'maps.updated',
     description:
