@@ -272,7 +272,8 @@ describe('the webhook catalogue', () => {
     const created = await create({ name: 'Hooked Cup' });
     expect(created.status).toBe(201);
     const eventId = created.body.data.resourceId;
-    const endpointId = endpoint.body.data.id;
+    const endpointId: string = endpoint.body.data.endpoint.id;
+    expect(endpointId).toMatch(/^whe_/);
     const delivered = () =>
       server.db.prisma.webhookDelivery.findFirst({ where: { endpointId, eventType: 'event.created', payload: { path: ['data', 'eventId'], equals: eventId } } });
     let delivery = await delivered();
@@ -281,8 +282,8 @@ describe('the webhook catalogue', () => {
       type: 'event.created',
       data: { eventId, organisationId: 'org_demo', resourceType: 'event', resourceId: eventId, revision: 1, details: { name: 'Hooked Cup', slug: 'hooked-cup', state: 'draft', visibility: 'private' } },
     });
-    // And the application's delivery log lists it.
-    const page = await api(`/api/v2/developer/apps/app_demo/webhook-deliveries?limit=20`);
+    // And the application's delivery log lists it, under its endpoint.
+    const page = await api(`/api/v2/developer/apps/app_demo/webhook-deliveries?endpointId=${endpointId}&eventType=event.created`);
     expect(page.body.data.map((d: { id: string }) => d.id), JSON.stringify({ delivery, page: page.body })).toContain(delivery!.id);
   });
 });
