@@ -23,7 +23,7 @@ import {
   UPDATE_EVENT_SQL,
 } from './statements.ts';
 import { WRITES } from './write-contracts.ts';
-import { assertOpen, conflict, stageAndGroupOf, unchanged, type Preconditions } from './writes.ts';
+import { assertOpen, assertTeam, conflict, stageAndGroupOf, unchanged, type Preconditions } from './writes.ts';
 
 const slugTaken = () => conflict('Another event of this organisation has this slug.', 'slug_taken');
 const onSlugGuard = (check: string) => (check === 'slug_taken' ? slugTaken() : undefined);
@@ -182,8 +182,7 @@ export function createParticipant(ctx: SubgraphContext, eventId: string, body: u
     async plan(db, event) {
       assertOpen(event);
       await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
-      if (!team) throw validationFailed('teamId is not a team.', [{ field: 'teamId', issue: 'unknown team' }]);
+      await assertTeam(db, input.teamId);
       const registered = await registration(db, event, input.teamId, input.groupId ?? null, null);
       return { resourceId: registered.participantId, changed: true, changes: [registered.change], statements: registered.statements };
     },

@@ -146,6 +146,12 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
 }
 
 // ── invitations ──────────────────────────────────────────────────────────────
+/** A team named in a body (an invitation's, a registration's) is one that exists: else 400 naming teamId. */
+export async function assertTeam(db: Db, teamId: string): Promise<void> {
+  const team = await db.team.findUnique({ where: { id: teamId }, select: { id: true } });
+  if (!team) throw validationFailed('teamId is not a team.', [{ field: 'teamId', issue: 'unknown team' }]);
+}
+
 export async function stageAndGroupOf(db: Db, eventId: string, stageId: string | null | undefined, groupId: string | null | undefined) {
   if (stageId) {
     const stage = await db.stage.findUnique({ where: { id: stageId }, select: { eventId: true } });
@@ -167,8 +173,7 @@ export function createInvitation(ctx: SubgraphContext, eventId: string, body: un
     async plan(db, event) {
       assertOpen(event);
       await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
-      if (!team) throw validationFailed('teamId is not a team.', [{ field: 'teamId', issue: 'unknown team' }]);
+      await assertTeam(db, input.teamId);
       if (await db.participant.count({ where: { eventId, teamId: input.teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
       if (await db.invitation.count({ where: { eventId, teamId: input.teamId, status: 'pending' } })) throw conflict('The team already has a pending invitation to this event.', 'already_invited');
       const invitationId = newId('inv');

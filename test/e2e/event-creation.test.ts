@@ -4,7 +4,7 @@
 // write and its change-log row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { call, uniqueKey } from '../support/api.ts';
+import { call, expectError, uniqueKey, writeByGraphQL } from '../support/api.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -25,20 +25,7 @@ const revisionOf = async (id: string) => (await eventOf(id)).revision;
 const patch = async (eventId: string, body: unknown, options: { token?: string; ifMatch?: string | number | null } = {}) =>
   api(`/api/v2/events/${eventId}`, { method: 'PATCH', body, token: options.token, ifMatch: options.ifMatch === undefined ? await revisionOf(eventId) : options.ifMatch });
 
-function expectError(response: Awaited<ReturnType<typeof call>>, status: number, code: string, issueOrField?: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  if (issueOrField) expect(response.body.error.details.flatMap((d: { field?: string; issue: string }) => [d.field, d.issue])).toContain(issueOrField);
-}
-
-async function graphql(query: string, variables: Record<string, unknown>, token = 'demo-token-app') {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as { data?: Record<string, { resourceId: string; revision: number; updated: boolean; replayed: boolean }>; errors?: { extensions: { code: string; details?: { field?: string; issue: string }[] } }[] };
-}
+const graphql = (query: string, variables: Record<string, unknown>, token?: string) => writeByGraphQL(server.url, query, variables, token);
 
 describe('POST /api/v2/organisations/{organisationId}/events', () => {
   it('creates a draft at revision 1 with the defaults, its slug from the name, and logs event.created', async () => {

@@ -3,7 +3,7 @@
 // REST and GraphQL: rules, authority, idempotency, revisions and change-log rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { call, uniqueKey } from '../support/api.ts';
+import { call, expectError, uniqueKey, writeByGraphQL } from '../support/api.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -31,20 +31,7 @@ const answer = (eventId: string, invitationId: string, action: 'accept' | 'decli
     key: options.key === false ? undefined : (options.key ?? uniqueKey(action)),
   });
 
-function expectError(response: Awaited<ReturnType<typeof call>>, status: number, code: string, issueOrField?: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body.error.code).toBe(code);
-  if (issueOrField) expect(response.body.error.details.flatMap((d: { field?: string; issue: string }) => [d.field, d.issue])).toContain(issueOrField);
-}
-
-async function graphql(query: string, variables: Record<string, unknown>, token = 'demo-token-app') {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as { data?: Record<string, { resourceId: string; revision: number; updated: boolean; replayed: boolean }>; errors?: { extensions: { code: string; details?: { field?: string; issue: string }[] } }[] };
-}
+const graphql = (query: string, variables: Record<string, unknown>, token?: string) => writeByGraphQL(server.url, query, variables, token);
 
 describe('the demo cup', () => {
   it('evt_cup is a draft of org_demo with no stages and sixteen registered teams, in order', async () => {
