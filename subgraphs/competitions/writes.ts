@@ -272,7 +272,8 @@ export function deleteParticipant(ctx: SubgraphContext, eventId: string, partici
     request: { participantId },
     async plan(db) {
       await participantOf(db, eventId, participantId);
-      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }] } });
+      // Free-for-all matches place their participants in opponents (JSON) rather than in sides a and b.
+      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
       if (placed) throw conflict('The participant is placed in matches: a registration can only be removed before placement.', 'placed_in_matches');
       return {
         resourceId: participantId,

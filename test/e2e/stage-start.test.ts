@@ -127,8 +127,11 @@ describe('starting each format', () => {
     const strip = (s: Record<string, unknown> | null) => (s ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)) : null);
     expect({ ...g, sourceA: strip(g.sourceA), sourceB: strip(g.sourceB) }).toEqual(Object.fromEntries(fields.slice(0, 7).map((f) => [f, sample[f]])));
 
-    // Change log: stage.started and one match.created per match, at the one new revision.
+    // A participant placed in a generated match can no longer be removed (ffa places them in ffaOpponents).
+    const deleted = await api(`/api/v2/events/${eventId}/participants/${participantIds[0]}`, { method: 'DELETE', ifMatch: await revisionOf(eventId) });
+    expectError(deleted, 409, 'conflict', 'placed_in_matches');
     const log = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: revision + 1 } });
+    // Change log: stage.started and one match.created per match, at the one new revision.
     expect(log.filter((row) => row.type === 'stage.started')).toHaveLength(1);
     expect(log.filter((row) => row.type === 'match.created')).toHaveLength(expected.matches.length);
   });
