@@ -90,7 +90,15 @@ export const v1GroupSchema = z
   .strict()
   .meta({ id: 'V1Group' });
 export const v1RoundSchema = z
-  .object({ id: z.string(), eventId: z.string(), stageId: z.string(), groupId: z.string().nullable(), number: z.number().int(), name: z.string() })
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    stageId: z.string(),
+    groupId: z.string().nullable(),
+    number: z.number().int().describe('From 1, per group and bracket.'),
+    name: z.string(),
+    bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+  })
   .strict()
   .meta({ id: 'V1Round' });
 
@@ -450,7 +458,7 @@ export const v1Routes: RouteRow[] = [
     item: v1RoundSchema,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
-    example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' }], meta: { nextCursor: null, hasMore: false } } },
+    example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null }], meta: { nextCursor: null, hasMore: false } } },
   }),
   eventChildRoute({
     operationId: 'v1GetRound',
@@ -462,7 +470,7 @@ export const v1Routes: RouteRow[] = [
     item: v1RoundSchema,
     list: false,
     path_params: ['roundId'],
-    example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' } } },
+    example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null } } },
   }),
   eventChildRoute({
     operationId: 'v1ListParticipants',

@@ -76,6 +76,10 @@ describe('starting each format', () => {
     const rounds = await server.db.prisma.round.findMany({ where: { stageId } });
     expect(rounds).toHaveLength(expected.rounds.length);
     expect(rounds.map((r) => r.name).sort()).toEqual(expected.rounds.map((r) => r.name).sort());
+    const v1Rounds = await fetch(`${server.url}/api/v1/events/${eventId}/rounds?stageId=${stageId}&limit=100`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
+    expect(v1Rounds.data.map((r: { bracket: string | null; number: number; name: string }) => `${r.bracket}|${r.number}|${r.name}`).sort()).toEqual(
+      expected.rounds.filter((r) => r.groupKey === null).map((r) => `${r.bracket}|${r.number}|${r.name}`).sort(),
+    );
 
     // Bracket order, and each generated match in the same place as the engine's.
     for (let i = 1; i < matches.length; i++) expect(before(orderKey(matches[i - 1]), orderKey(matches[i]))).toBe(true);
