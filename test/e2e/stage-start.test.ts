@@ -215,6 +215,11 @@ describe('seeding', () => {
     expect(seeding.method).toBe('random');
     expect(Number.isInteger(seeding.randomSeed)).toBe(true);
     expect(seeding.participantIds).toEqual(shuffleWithSeed(participantIds, seeding.randomSeed));
+    const graphql = await api('/graphql', {
+      method: 'POST',
+      body: { query: 'query($e: ID!, $s: ID!) { event(id: $e) { stage(id: $s) { status settings { seeding thirdPlaceMatch grandFinal } seeding { method randomSeed participantIds } } } }', variables: { e: eventId, s: stageId } },
+    });
+    expect(graphql.body.data.event.stage).toEqual({ status: 'running', settings: { seeding: 'random', thirdPlaceMatch: false, grandFinal: null }, seeding: { method: 'random', randomSeed: seeding.randomSeed, participantIds: seeding.participantIds } });
     const first = (await allMatches(eventId, stageId)).find((m) => m.roundNumber === 1 && m.position === 1)!;
     expect(first.opponentA.participantId).toBe(seeding.participantIds[0]);
     expect(first.opponentB.participantId).toBe(seeding.participantIds[7]);
