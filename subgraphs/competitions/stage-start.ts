@@ -58,9 +58,10 @@ interface StageRow {
 export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
 
 /** What stage reads answer: the settings with every default filled (swiss rounds once the participants are known). */
-export function stageSettingsView(stage: { format: string; settings: unknown; seeding: unknown }): ResolvedStageSettings {
+export function stageSettingsView(stage: { format: string; status: string; settings: unknown; seeding: unknown }): ResolvedStageSettings {
   const seeding = stage.seeding as StageSeeding | null;
-  const count = seeding && (stage as { status?: string }).status !== 'pending' ? seeding.participantIds.length : undefined;
+  // Once started, the seeding is the frozen one: its size fills swiss rounds left to the default.
+  const count = seeding && stage.status !== 'pending' ? seeding.participantIds.length : undefined;
   return resolvedSettings(stage.format as StageFormat, storedSettings(stage), count);
 }
 

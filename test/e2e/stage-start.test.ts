@@ -160,6 +160,9 @@ describe('settings', () => {
     expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     const v1 = await fetch(`${server.url}/api/v1/events/${eventId}/stages/${stageId}`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
     expect(v1.data).toEqual(stage.body.data);
+    // Once started, swiss rounds left to the default read ⌈log2 N⌉ for the participants that started.
+    expect((await start(eventId, stageId)).status).toBe(200);
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.settings.rounds).toBe(1);
   });
 });
 
