@@ -53,6 +53,11 @@ export function selectionOf(schema: z.ZodObject): string {
 
 function objectWithin(schema: z.ZodType): z.ZodObject | null {
   if (schema instanceof z.ZodObject) return schema;
+  // A union of objects selects every field of its options (GraphQL answers the ones not set as null).
+  if (schema instanceof z.ZodUnion) {
+    const shapes = (schema.options as z.ZodType[]).map((option) => objectWithin(option)?.shape ?? {});
+    return z.object(Object.assign({}, ...shapes));
+  }
   if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectWithin(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodArray) return objectWithin(schema.element as z.ZodType);
   return null;

@@ -14,6 +14,7 @@ import {
   participantChangeInput,
   staffInput,
   stageInput,
+  stageSeedingInput,
   standingAdjustmentInput,
   vetoInput,
 } from '../../subgraphs/competitions/inputs.ts';
@@ -141,7 +142,7 @@ export const competitionWriteRoutes: RouteRow[] = [
     pathParams: ['eventId'],
     body: stageInput,
     variables: ({ path, body }) => ({ eventId: path.eventId, input: body }),
-    exampleBody: { name: 'Playoffs', format: 'single_elimination', bestOf: 3 },
+    exampleBody: { name: 'Playoffs', format: 'single_elimination', bestOf: 3, settings: { thirdPlaceMatch: true, seeding: 'random' } },
   }),
   writeRoute({
     operationId: 'createInvitation',
@@ -311,5 +312,30 @@ export const competitionWriteRoutes: RouteRow[] = [
     mutation: `mutation DeclineInvitation($eventId: ID!, $invitationId: ID!, $idempotencyKey: String!) { declineInvitation(eventId: $eventId, invitationId: $invitationId, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
     pathParams: ['eventId', 'invitationId'],
     variables: ({ path }) => ({ eventId: path.eventId, invitationId: path.invitationId }),
+  }),
+  // Stage seeding and start (docs/tournaments.md).
+  writeRoute({
+    operationId: 'seedStage',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}/stages/{stageId}/seeding',
+    summary: "Set a stage's manual seeding",
+    description:
+      "Sets the seeding of a pending stage by hand: participantIds lists every eligible participant of the stage (registered, checked_in or confirmed; those who chose a group of the stage when any did, else the event's), seed 1 first; a list that leaves someone out, names someone else or repeats someone answers 400 naming participantIds. Round robin stages with groups may send groups instead ({\"<groupId>\": [participantIds…]}, every group of the stage). The stage's seeding setting becomes manual. After the stage started: 409 conflict (stage_started). Change type stage.seeded.",
+    mutation: `mutation SeedStage($eventId: ID!, $stageId: ID!, $input: StageSeedingInput!, $ifMatch: String) { seedStage(eventId: $eventId, stageId: $stageId, input: $input, ifMatch: $ifMatch) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'stageId'],
+    body: stageSeedingInput,
+    variables: ({ path, body }) => ({ eventId: path.eventId, stageId: path.stageId, input: body }),
+    exampleBody: { participantIds: ['par_delta', 'par_alpha', 'par_bravo', 'par_charlie'] },
+  }),
+  writeRoute({
+    operationId: 'startStage',
+    tag: ORGANISER_TAG,
+    path: '/api/v2/events/{eventId}/stages/{stageId}/start',
+    summary: 'Start a stage',
+    description:
+      "Starts a pending stage in one transaction: freezes its seeding by the stage's seeding setting (registration: registration order; random: a recorded random seed, readable on the stage; manual: the order of PUT …/seeding; previous_stage: 409 previous_stage_unavailable in this version), generates its rounds and matches (byes are completed free wins, their winner already placed in the next match), sets the stage running and moves the event revision once (change types stage.started and match.created). 409 conflict: stage_started, stage_has_matches, too_few_participants (fewer than 2, or fewer than 2 in a group), seeding_missing or seeding_outdated (manual). No body.",
+    mutation: `mutation StartStage($eventId: ID!, $stageId: ID!, $ifMatch: String, $idempotencyKey: String!) { startStage(eventId: $eventId, stageId: $stageId, ifMatch: $ifMatch, idempotencyKey: $idempotencyKey) { ${WRITE_FIELDS} } }`,
+    pathParams: ['eventId', 'stageId'],
+    variables: ({ path }) => ({ eventId: path.eventId, stageId: path.stageId }),
   }),
 ];

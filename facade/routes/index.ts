@@ -9,7 +9,8 @@ import { webhookRoutes } from './webhooks.ts';
 import { ownerTransferRoutes } from './owner-transfers.ts';
 import { chatRoutes } from './chat.ts';
 import { v1Routes } from './v1.ts';
+import { stageRoutes } from './stages.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...chatRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...ownerTransferRoutes, ...apiKeyRoutes, ...v1Routes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...stageRoutes, ...chatRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...ownerTransferRoutes, ...apiKeyRoutes, ...v1Routes];

@@ -42,8 +42,47 @@ export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
+export const stageSettingsSchema = z
+  .object({
+    seeding: z.enum(['registration', 'random', 'manual', 'previous_stage']),
+    qualifiers: z.number().int().nullable(),
+    thirdPlaceMatch: z.boolean().nullable().describe('single_elimination'),
+    grandFinal: z.enum(['simple', 'double', 'none']).nullable().describe('double_elimination'),
+    legs: z.number().int().nullable().describe('round_robin, league'),
+    rounds: z.number().int().nullable().describe('swiss; null until the stage starts when not set (then ⌈log2 N⌉)'),
+    points: z.object({ win: z.number().int(), draw: z.number().int(), loss: z.number().int() }).strict().nullable().describe('round_robin, league, swiss'),
+    tiebreakers: z.array(z.string()).nullable(),
+    participantsPerMatch: z.number().int().nullable().describe('ffa; null: everyone in one match'),
+    pointsByPlace: z.array(z.number().int()).nullable().describe('ffa'),
+  })
+  .strict()
+  .describe('The settings with every default filled; a setting that does not apply to the format is null.')
+  .meta({ id: 'StageSettings' });
+
+export const stageSeedingSchema = z
+  .object({
+    method: z.enum(['registration', 'random', 'manual', 'previous_stage']),
+    randomSeed: z.number().int().nullable().describe('random: the recorded seed of the shuffle; the same seed over the same registration order gives the same seeding.'),
+    participantIds: z.array(z.string()).describe('Seed 1 first.'),
+    groups: z.array(z.object({ groupId: z.string(), participantIds: z.array(z.string()) }).strict()).nullable().describe('Round robin stages with groups: each group, best seed first.'),
+  })
+  .strict()
+  .nullable()
+  .describe('The manual order set before start, then the seeding frozen at start; null while none is set.')
+  .meta({ id: 'StageSeeding' });
+
 export const v1StageSchema = z
-  .object({ id: z.string(), eventId: z.string(), name: z.string(), format: z.string(), bestOf: z.number().int(), position: z.number().int(), status: z.string() })
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    name: z.string(),
+    format: z.string(),
+    bestOf: z.number().int(),
+    position: z.number().int(),
+    status: z.string().describe('pending, running or completed'),
+    settings: stageSettingsSchema,
+    seeding: stageSeedingSchema,
+  })
   .strict()
   .meta({ id: 'V1Stage' });
 export const v1GroupSchema = z
@@ -51,7 +90,15 @@ export const v1GroupSchema = z
   .strict()
   .meta({ id: 'V1Group' });
 export const v1RoundSchema = z
-  .object({ id: z.string(), eventId: z.string(), stageId: z.string(), groupId: z.string().nullable(), number: z.number().int(), name: z.string() })
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    stageId: z.string(),
+    groupId: z.string().nullable(),
+    number: z.number().int().describe('From 1, per group and bracket.'),
+    name: z.string(),
+    bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+  })
   .strict()
   .meta({ id: 'V1Round' });
 
@@ -100,6 +147,35 @@ export const v1PlaydaySchema = z
   .strict()
   .meta({ id: 'V1Playday' });
 
+const matchLinkSchema = z.object({ matchId: z.string(), slot: z.enum(['a', 'b']) }).strict().nullable().meta({ id: 'MatchLink' });
+const matchSourceSchema = z
+  .union([
+    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict(),
+    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict(),
+  ])
+  .nullable()
+  .meta({ id: 'MatchSource' });
+
+/** What a stage start generates on each match; null on matches that were not generated. */
+export const matchStructureFields = {
+  roundNumber: z.number().int().nullable().describe('The round number, restarting per group and bracket.'),
+  position: z.number().int().nullable().describe('1-based position within the round.'),
+  bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+  winnerTo: matchLinkSchema.describe('Where the winner goes next.'),
+  loserTo: matchLinkSchema.describe('Where the loser goes next (double elimination, third place match).'),
+  sourceA: matchSourceSchema.describe('Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye).'),
+  sourceB: matchSourceSchema.describe('Who fills slot b, as sourceA.'),
+  ffaOpponents: z
+    .array(z.object({ participantId: z.string(), place: z.number().int().nullable(), points: z.number().int().nullable() }).strict())
+    .nullable()
+    .describe('Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels.'),
+};
+
+/** GraphQL answers a source's fields that do not apply as null; REST leaves them out. */
+const restSource = (source: Record<string, unknown> | null) => (source ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== null)) : null);
+export const restMatch = (match: Record<string, unknown> | null | undefined) =>
+  match ? { ...match, sourceA: restSource(match.sourceA as Record<string, unknown> | null), sourceB: restSource(match.sourceB as Record<string, unknown> | null) } : match;
+
 const opponentSchema = z
   .object({
     participantId: z.string(),
@@ -134,6 +210,7 @@ export const v1MatchSchema = z
     completedAt: z.string().nullable(),
     streamUrl: z.string().nullable(),
     updatedAt: z.string(),
+    ...matchStructureFields,
   })
   .strict()
   .meta({ id: 'V1Match' });
@@ -175,6 +252,8 @@ interface EventChildSpec {
   path_params?: string[];
   query?: z.ZodObject;
   example: { request: string; response: unknown };
+  /** Shapes each item of the answer. */
+  transform?: (item: Record<string, unknown>) => unknown;
 }
 
 /**
@@ -207,7 +286,11 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
       view: `${spec.path}?${JSON.stringify([path, Object.entries(query).sort()])}`,
       ifNoneMatch: h['if-none-match'] ?? null,
     }),
-    result: (data) => view(data).event?.[name],
+    result: (data) => {
+      const value = view(data).event?.[name] as Record<string, unknown> | undefined;
+      if (!spec.transform || !value) return value;
+      return spec.list ? { ...value, data: (value.data as Record<string, unknown>[]).map(spec.transform) } : spec.transform(value);
+    },
     respond: (data) => ({ headers: { ETag: view(data).etag }, notModified: view(data).notModified }),
     ...(spec.list ? { format: 'list' as const } : {}),
     notModified: true,
@@ -238,7 +321,17 @@ const MATCH_EXAMPLE = {
   completedAt: '2026-01-05T18:00:00.000Z',
   streamUrl: 'https://twitch.example.test/demo-open',
   updatedAt: '2026-01-05T18:00:00.000Z',
+  roundNumber: null,
+  position: null,
+  bracket: null,
+  winnerTo: null,
+  loserTo: null,
+  sourceA: null,
+  sourceB: null,
+  ffaOpponents: null,
 };
+
+const STAGE_SETTINGS_EXAMPLE = { seeding: 'registration', qualifiers: null, thirdPlaceMatch: null, grandFinal: null, legs: 1, rounds: null, points: { win: 3, draw: 1, loss: 0 }, tiebreakers: ['points', 'head_to_head', 'score_difference', 'score_for', 'seed'], participantsPerMatch: null, pointsByPlace: null };
 
 const apiKey = (data: Record<string, unknown>) => data.apiKey as Record<string, unknown>;
 
@@ -317,7 +410,7 @@ export const v1Routes: RouteRow[] = [
     item: v1StageSchema,
     list: true,
     query: pageQuery(),
-    example: { request: 'GET /api/v1/events/evt_open/stages', response: { data: [{ id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending' }], meta: { nextCursor: null, hasMore: false } } },
+    example: { request: 'GET /api/v1/events/evt_open/stages', response: { data: [{ id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending', settings: STAGE_SETTINGS_EXAMPLE, seeding: null }], meta: { nextCursor: null, hasMore: false } } },
   }),
   eventChildRoute({
     operationId: 'v1GetStage',
@@ -329,7 +422,7 @@ export const v1Routes: RouteRow[] = [
     item: v1StageSchema,
     list: false,
     path_params: ['stageId'],
-    example: { request: 'GET /api/v1/events/evt_open/stages/stg_open_groups', response: { data: { id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending' } } },
+    example: { request: 'GET /api/v1/events/evt_open/stages/stg_open_groups', response: { data: { id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending', settings: STAGE_SETTINGS_EXAMPLE, seeding: null } } },
   }),
   eventChildRoute({
     operationId: 'v1ListGroups',
@@ -365,7 +458,7 @@ export const v1Routes: RouteRow[] = [
     item: v1RoundSchema,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
-    example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' }], meta: { nextCursor: null, hasMore: false } } },
+    example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null }], meta: { nextCursor: null, hasMore: false } } },
   }),
   eventChildRoute({
     operationId: 'v1GetRound',
@@ -377,7 +470,7 @@ export const v1Routes: RouteRow[] = [
     item: v1RoundSchema,
     list: false,
     path_params: ['roundId'],
-    example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' } } },
+    example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null } } },
   }),
   eventChildRoute({
     operationId: 'v1ListParticipants',
@@ -475,6 +568,7 @@ export const v1Routes: RouteRow[] = [
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),
     example: { request: 'GET /api/v1/events/evt_open/matches?status=completed', response: { data: [MATCH_EXAMPLE], meta: { nextCursor: null, hasMore: false } } },
+    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1GetMatch',
@@ -487,6 +581,7 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['matchId'],
     example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
+    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1ListStandings',

@@ -68,6 +68,12 @@ export const stageInput = z
     groups: z.array(z.object({ name }).strict().register(graphql, { name: 'StageGroupInput' })).max(64).nullish().describe('Only for group formats (round_robin, swiss, league, ffa).'),
     startsAt: timestamp.nullish().describe('ISO 8601'),
     endsAt: timestamp.nullish().describe('ISO 8601'),
+    settings: z
+      .record(z.string(), z.unknown())
+      .nullish()
+      .describe(
+        'Format settings (docs/tournaments.md): seeding (registration, random, manual, previous_stage), qualifiers; single_elimination thirdPlaceMatch; double_elimination grandFinal (simple, double, none); round_robin and league legs (1, 2); swiss rounds; points {win, draw, loss}; tiebreakers; ffa participantsPerMatch, pointsByPlace. A setting that does not apply to the format answers 400 naming settings.<name>.',
+      ),
   })
   .strict()
   .superRefine((stage, ctx) => {
@@ -79,6 +85,20 @@ export const stageInput = z
     }
   })
   .meta({ id: 'CreateStageRequest' });
+
+export const stageSeedingInput = z
+  .object({
+    participantIds: z.array(id).min(1).max(1024).nullish().describe('Every eligible participant of the stage, seed 1 first.'),
+    groups: z
+      .record(id, z.array(id).max(1024))
+      .nullish()
+      .describe('Group stages: every group of the stage (by id) with its participants, best seed first; seeds run through the groups in group order.'),
+  })
+  .strict()
+  .superRefine((seeding, ctx) => {
+    if (!seeding.participantIds === !seeding.groups) ctx.addIssue({ code: 'custom', path: ['participantIds'], message: 'send exactly one of participantIds and groups' });
+  })
+  .meta({ id: 'StageSeedingRequest' });
 
 export const invitationInput = z
   .object({

@@ -1,10 +1,13 @@
 // Matches of an event as viewers and overlays read them: a page, or one match, is one statement
 // with both sides' teams and the maps played, so a page costs the same at 100 matches as at 100,000.
+import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
-import { validationFailed } from '../shared/errors.ts';
+import { notFound, validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
-import { MATCH_SQL, matchPageStatement, type MatchRow } from './statements.ts';
+import { readableEvent } from './access.ts';
+import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './statements.ts';
 
 export type { MatchRow };
 
@@ -36,4 +39,44 @@ export async function matchPage(ctx: SubgraphContext, eventId: string, args: Mat
 export async function eventMatch(ctx: SubgraphContext, eventId: string, matchId: string): Promise<MatchRow | null> {
   const [row] = await ctx.sql<MatchRow>(MATCH_SQL, [eventId, matchId]);
   return row ?? null;
+}
+
+export interface StageMatchArgs {
+  eventId: string;
+  stageId: string;
+  cursor?: string | null;
+  limit?: number | null;
+  ifNoneMatch?: string | null;
+}
+
+/**
+ * A stage's matches in bracket order (winners, losers, grand_final, third_place; then round number,
+ * group position and position), as a conditional page: its ETag holds the event revision, which every
+ * change to the stage's matches moves.
+ */
+export async function stageMatchPage(ctx: SubgraphContext, args: StageMatchArgs): Promise<ConditionalPage<MatchRow>> {
+  const limit = pageLimit(args.limit);
+  const event = await readableEvent(ctx, args.eventId);
+  const binding = `stage-matches|${event.id}|${args.stageId}`;
+  const after = decodeCursor(binding, args.cursor);
+  if (
+    after &&
+    (after.length !== 6 || !after.slice(0, 4).every((value) => Number.isInteger(value)) || typeof after[4] !== 'string' || timestampIssue(new Date(after[4])) !== null || typeof after[5] !== 'string')
+  ) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  const etag = `"sm${event.revision}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const stage = await ctx.loaders.stage.load(args.stageId);
+  if (!stage || stage.eventId !== event.id) throw notFound('The stage');
+  if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
+  type Ordered = MatchRow & { orderRank: number; orderGroup: number };
+  const rows = await ctx.sql<Ordered>(stageMatchPageStatement({ after: Boolean(after) }, limit + 1), [event.id, stage.id, ...(after ?? [])]);
+  const page = pageOf(
+    rows,
+    limit,
+    binding,
+    (row) => [row.orderRank, row.roundNumber ?? 0, row.orderGroup, row.position ?? 0, row.createdAt, row.id],
+    ({ orderRank: _rank, orderGroup: _group, ...row }) => row as MatchRow,
+  );
+  return { etag, notModified: false, ...page };
 }

@@ -124,9 +124,22 @@ export interface MatchRow {
   startedAt: string | null;
   completedAt: string | null;
   streamUrl: string | null;
+  roundNumber: number | null;
+  position: number | null;
+  bracket: string | null;
+  winnerToMatchId: string | null;
+  winnerToSlot: string | null;
+  loserToMatchId: string | null;
+  loserToSlot: string | null;
+  sourceA: MatchSourceView | null;
+  sourceB: MatchSourceView | null;
+  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A slot's source as stored: a seed of the stage, or the winner or loser of another match. */
+export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' | 'loser'; matchId: string };
 
 const MATCH_SELECT = `
   SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
@@ -137,7 +150,9 @@ const MATCH_SELECT = `
                                                      'scoreA', mm."scoreA", 'scoreB', mm."scoreB", 'winner', mm.winner) ORDER BY mm.position)
                    FROM "MatchMap" mm LEFT JOIN "Map" mp ON mp.id = mm."mapId" WHERE mm."matchId" = m.id), '[]'::json) AS maps,
          ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
-         m."streamUrl", ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"
+         m."streamUrl", m."roundNumber", m.position, m.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
+         m."sourceA", m."sourceB", m.opponents,
+         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"
   FROM "Match" m
   LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
   LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"`;
@@ -158,6 +173,24 @@ export const matchPageStatement = pageStatements<{ stage: boolean; group: boolea
   if (filters.status) conditions.push(`m.status = $${next++}`);
   if (filters.after) conditions.push(`(m."createdAt", m.id) > ($${next++}::timestamp, $${next++}::text)`);
   return `${MATCH_SELECT} WHERE ${conditions.join(' AND ')} ORDER BY m."createdAt", m.id LIMIT ${rows}`;
+});
+
+/** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER); 0 outside brackets. */
+export const BRACKET_RANK = `CASE m.bracket WHEN 'winners' THEN 1 WHEN 'losers' THEN 2 WHEN 'grand_final' THEN 3 WHEN 'third_place' THEN 4 ELSE 0 END`;
+const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(m."roundNumber", 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
+
+/**
+ * A page of stage $2's matches (event $1) in bracket order: bracket (winners, losers, grand_final,
+ * third_place), round number, group position, position, then creation for matches not generated;
+ * after the cursor's key ($3 … $8).
+ */
+export const stageMatchPageStatement = pageStatements<{ after: boolean }>((filters, rows) => {
+  const select = MATCH_SELECT.replace(
+    'FROM "Match" m',
+    `, ${BRACKET_RANK} AS "orderRank", COALESCE(g.position, 0) AS "orderGroup" FROM "Match" m LEFT JOIN "Group" g ON g.id = m."groupId"`,
+  );
+  const after = filters.after ? ` AND (${STAGE_ORDER_KEY}) > ($3::int, $4::int, $5::int, $6::int, $7::timestamp, $8::text)` : '';
+  return `${select} WHERE m."eventId" = $1 AND m."stageId" = $2${after} ORDER BY ${STAGE_ORDER_KEY} LIMIT ${rows}`;
 });
 
 /** A player's totals over the matches in scope, what the derived rates need, and the rating (the sort key). */
@@ -260,14 +293,41 @@ export const PUBLISH_EVENT_SQL = `UPDATE "Event" SET state = 'scheduled' WHERE i
 
 /** The stage goes last: its position is computed here, under the event's lock. */
 export const INSERT_STAGE_SQL = `
-  INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position, status, "startsAt", "endsAt", "createdAt")
-  SELECT $1, $2, $3, $4, $5, COALESCE(MAX(position), 0) + 1, 'pending', $6::timestamp, $7::timestamp, ${NOW}
+  INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position, status, "startsAt", "endsAt", settings, "createdAt")
+  SELECT $1, $2, $3, $4, $5, COALESCE(MAX(position), 0) + 1, 'pending', $6::timestamp, $7::timestamp, $8::jsonb, ${NOW}
   FROM "Stage" WHERE "eventId" = $2`;
 
 /** Groups $3 (ids) named $4 of stage $2 in event $1, positioned in order. */
 export const INSERT_GROUPS_SQL = `
   INSERT INTO "Group" (id, "eventId", "stageId", name, position, "createdAt")
   SELECT g.id, $1, $2, g.name, g.n, ${NOW} FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS g(id, name, n)`;
+
+/** A manual seeding of stage $1: its settings ($2, seeding manual) and order ($3). */
+export const SEED_STAGE_SQL = `UPDATE "Stage" SET settings = $2::jsonb, seeding = $3::jsonb WHERE id = $1`;
+
+/** Stage $1 starts with its frozen seeding $2. */
+export const START_STAGE_SQL = `UPDATE "Stage" SET status = 'running', seeding = $2::jsonb, "startedAt" = ${NOW} WHERE id = $1`;
+
+/** Generated rounds of stage $2 in event $1: ids $3, groups $4, numbers $5, names $6, brackets $7. */
+export const INSERT_GENERATED_ROUNDS_SQL = `
+  INSERT INTO "Round" (id, "eventId", "stageId", "groupId", number, name, bracket, "createdAt")
+  SELECT r.id, $1, $2, r."groupId", r.number, r.name, r.bracket, ${NOW}
+  FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[]) AS r(id, "groupId", number, name, bracket)`;
+
+/**
+ * Generated matches of stage $2 in event $1, best-of $3, one array per column from $4. Completed
+ * ones (byes) are stamped completed now.
+ */
+export const INSERT_GENERATED_MATCHES_SQL = `
+  INSERT INTO "Match" (id, "eventId", "stageId", "groupId", "roundId", "participantAId", "participantBId", "bestOf", status, "isFreeWin",
+    "roundNumber", position, bracket, "winnerToMatchId", "winnerToSlot", "loserToMatchId", "loserToSlot", "sourceA", "sourceB", opponents,
+    "completedAt", "createdAt", "updatedAt")
+  SELECT m.id, $1, $2, m."groupId", m."roundId", m.a, m.b, $3, m.status, m."isFreeWin",
+    m."roundNumber", m.position, m.bracket, m."winnerTo", m."winnerSlot", m."loserTo", m."loserSlot", m."sourceA"::jsonb, m."sourceB"::jsonb, m.opponents::jsonb,
+    CASE WHEN m.status = 'completed' THEN ${NOW} END, ${NOW}, ${NOW}
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[], $12::int[], $13::text[],
+              $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+       AS m(id, "groupId", "roundId", a, b, status, "isFreeWin", "roundNumber", position, bracket, "winnerTo", "winnerSlot", "loserTo", "loserSlot", "sourceA", "sourceB", opponents)`;
 
 export const SET_FIRST_STAGE_SQL = `UPDATE "Event" SET "firstStageId" = $2 WHERE id = $1 AND "firstStageId" IS NULL`;
 

@@ -23,6 +23,8 @@ export const WRITES = {
   publishEvent: { method: 'POST', scope: 'event:manage', idempotent: true, status: 200 },
   updateVetoSettings: { method: 'PATCH', scope: 'event:manage', idempotent: false, status: 200 },
   createStage: { method: 'POST', scope: 'event.structure:manage', idempotent: true, status: 201 },
+  seedStage: { method: 'PUT', scope: 'event.structure:manage', idempotent: false, status: 200 },
+  startStage: { method: 'POST', scope: 'event.structure:manage', idempotent: true, status: 200 },
   createInvitation: { method: 'POST', scope: 'event.participants:manage', idempotent: true, status: 201 },
   createStandingAdjustment: { method: 'POST', scope: 'event.results:manage', idempotent: true, status: 201 },
   updateParticipant: { method: 'PATCH', scope: 'event.participants:manage', idempotent: false, status: 200 },

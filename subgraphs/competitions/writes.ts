@@ -33,6 +33,7 @@ import {
   vetoInput,
 } from './inputs.ts';
 import { normaliseVeto } from './veto.ts';
+import { parseStageSettings } from './tournament/index.ts';
 
 export interface Preconditions {
   ifMatch?: string | null;
@@ -121,6 +122,7 @@ export function updateVetoSettings(ctx: SubgraphContext, eventId: string, body: 
 // ── stages ───────────────────────────────────────────────────────────────────
 export function createStage(ctx: SubgraphContext, eventId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
   const input = validate(stageInput, body);
+  const settings = parseStageSettings(input.format, input.settings);
   return runEventWrite(ctx, {
     operation: 'createStage',
     eventId,
@@ -134,9 +136,9 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
       return {
         resourceId: stageId,
         changed: true,
-        changes: [{ type: 'stage.created', resourceType: 'stage', resourceId: stageId, payload: { stageId, name: input.name, format: input.format, bestOf: input.bestOf, groupIds: groups.map((g) => g.id) } }],
+        changes: [{ type: 'stage.created', resourceType: 'stage', resourceId: stageId, payload: { stageId, name: input.name, format: input.format, bestOf: input.bestOf, groupIds: groups.map((g) => g.id), settings } }],
         statements: [
-          { text: INSERT_STAGE_SQL, values: [stageId, eventId, input.name, input.format, input.bestOf, timestamp(input.startsAt), timestamp(input.endsAt)] },
+          { text: INSERT_STAGE_SQL, values: [stageId, eventId, input.name, input.format, input.bestOf, timestamp(input.startsAt), timestamp(input.endsAt), JSON.stringify(settings)] },
           ...(groups.length ? [{ text: INSERT_GROUPS_SQL, values: [eventId, stageId, groups.map((g) => g.id), groups.map((g) => g.name)] }] : []),
           { text: SET_FIRST_STAGE_SQL, values: [eventId, stageId] },
         ],
@@ -275,7 +277,8 @@ export function deleteParticipant(ctx: SubgraphContext, eventId: string, partici
     request: { participantId },
     async plan(db) {
       await participantOf(db, eventId, participantId);
-      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }] } });
+      // Free-for-all matches place their participants in opponents (JSON) rather than in sides a and b.
+      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
       if (placed) throw conflict('The participant is placed in matches: a registration can only be removed before placement.', 'placed_in_matches');
       return {
         resourceId: participantId,

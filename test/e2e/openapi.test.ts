@@ -14,6 +14,9 @@ const SAMPLES = routeSamples({
   pendingTransferOf: async (applicationId) =>
     (await server.db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
   messageRevisionOf: async (id) => (await server.db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
+  latestStageOf: async (eventId) => (await server.db.prisma.stage.findFirst({ where: { eventId }, orderBy: { position: 'desc' } }))?.id ?? 'stg_none',
+  eligibleParticipantsOf: async (eventId) =>
+    (await server.db.prisma.participant.findMany({ where: { eventId, status: { in: ['registered', 'checked_in', 'confirmed'] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
   userToken: async (userId) => {
     const token = `esp_at_sample_${randomUUID()}`;
     await server.db.prisma.accessToken.create({

@@ -137,7 +137,7 @@ describe('v1 read API', () => {
     expect((await v1('/events/evt_open/groups/grp_open_b')).body.data).toMatchObject({ id: 'grp_open_b', stageId: 'stg_open_groups' });
 
     const rounds = await v1('/events/evt_open/rounds?groupId=grp_open_a');
-    expect(rounds.body.data).toEqual([{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1' }]);
+    expect(rounds.body.data).toEqual([{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null }]);
     expect((await v1('/events/evt_open/rounds/rnd_open_b1')).body.data.groupId).toBe('grp_open_b');
     expect((await v1('/events/evt_open/stages/stg_open_groups')).body.data.name).toEqual(expect.any(String));
 

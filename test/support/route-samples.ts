@@ -15,9 +15,13 @@ export interface SampleState {
   messageRevisionOf(messageId: string): Promise<number>;
   /** A new access token of app_demo acting for the user (a fixture: as if the user had authorised it). */
   userToken(userId: string): Promise<string>;
+  /** The event's last stage (by position). */
+  latestStageOf(eventId: string): Promise<string>;
+  /** The event's participants that a stage takes (registered, checked in, confirmed), in registration order. */
+  eligibleParticipantsOf(eventId: string): Promise<string[]>;
 }
 
-export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken }: SampleState): Record<string, Sample[]> {
+export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
   const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -70,6 +74,29 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf,
       { path: '/api/v2/events/evt_open/stages', init: writeInit('evt_open', { name: 'Docs', format: 'round_robin', bestOf: 1, groups: [{ name: 'A' }] }), status: 201 },
       { path: '/api/v2/events/evt_open/stages', init: writeInit('evt_open', { name: 'Docs', format: 'swiss', bestOf: 1 }, { token: 'demo-token-readonly' }), status: 403 },
       { path: '/api/v2/events/evt_nope/stages', init: writeInit('evt_open', { name: 'Docs', format: 'swiss', bestOf: 1 }), status: 404 },
+    ],
+    // Run after createStage (which adds a round robin stage to evt_open) and deleteParticipant.
+    seedStage: [
+      {
+        path: async () => `/api/v2/events/evt_open/stages/${await latestStageOf('evt_open')}/seeding`,
+        init: async () => writeInit('evt_open', { participantIds: (await eligibleParticipantsOf('evt_open')).reverse() })(),
+        status: 200,
+      },
+      { path: '/api/v2/events/evt_draft/stages/stg_draft_main/seeding', init: writeInit('evt_draft', { participantIds: ['par_nobody'] }), status: 400 },
+      { path: '/api/v2/events/evt_live/stages/stg_live_a/seeding', init: writeInit('evt_live', { participantIds: ['par_live_alpha'] }), status: 409 },
+    ],
+    startStage: [
+      { path: async () => `/api/v2/events/evt_open/stages/${await latestStageOf('evt_open')}/start`, init: writeInit('evt_open'), status: 200 },
+      { path: '/api/v2/events/evt_draft/stages/stg_draft_main/start', init: writeInit('evt_draft'), status: 409 },
+      { path: '/api/v2/events/evt_draft/stages/stg_nope/start', init: writeInit('evt_draft'), status: 404 },
+    ],
+    getStage: [
+      { path: '/api/v2/events/evt_open/stages/stg_open_groups', init: app, status: 200 },
+      { path: '/api/v2/events/evt_open/stages/stg_live_a', init: app, status: 404 },
+    ],
+    listStageMatches: [
+      { path: '/api/v2/events/evt_open/stages/stg_open_groups/matches?limit=1', init: app, status: 200 },
+      { path: '/api/v2/events/evt_open/stages/stg_nope/matches', init: app, status: 404 },
     ],
     createInvitation: [
       { path: '/api/v2/events/evt_rival/invitations', init: writeInit('evt_rival', { teamId: 'team_delta' }, { token: 'demo-token-noesports' }), status: 201 },

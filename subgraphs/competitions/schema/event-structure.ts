@@ -24,8 +24,9 @@ export const Round = builder.prismaObject('Round', {
     eventId: t.exposeID('eventId'),
     stageId: t.exposeID('stageId'),
     groupId: t.exposeID('groupId', { nullable: true }),
-    number: t.exposeInt('number'),
+    number: t.exposeInt('number', { description: 'From 1, per group and bracket.' }),
     name: t.exposeString('name'),
+    bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
   }),
 });
 

@@ -17,12 +17,14 @@ import {
   participantChangeInput,
   playdayUpdateInput,
   stageInput,
+  stageSeedingInput,
   staffInput,
   standingAdjustmentInput,
   vetoInput,
 } from '../inputs.ts';
 import { replaceBroadcast, reportMatch, updatePlayday } from '../live-writes.ts';
 import { acceptInvitation, createEvent, createParticipant, declineInvitation, updateEvent } from '../organiser-writes.ts';
+import { seedStage, startStage } from '../stage-start.ts';
 import {
   changeLineup,
   createInvitation,
@@ -48,6 +50,7 @@ const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
 const inputType = inputTypes(builder);
 const VetoSettingsInput = inputType('VetoSettingsInput', vetoInput);
 const CreateStageInput = inputType('CreateStageInput', stageInput);
+const StageSeedingInput = inputType('StageSeedingInput', stageSeedingInput);
 const CreateInvitationInput = inputType('CreateInvitationInput', invitationInput);
 const CreateStandingAdjustmentInput = inputType('CreateStandingAdjustmentInput', standingAdjustmentInput);
 const UpdateParticipantInput = inputType('UpdateParticipantInput', participantChangeInput);
@@ -95,6 +98,18 @@ builder.mutationFields((t) => {
       description: 'Adds a stage with a format, a best-of value and optional groups. Needs event.structure:manage.',
       args: { eventId: t.arg.id({ required: true }), input: t.arg({ type: CreateStageInput, required: true }), ...preconditions('createStage') },
       resolve: (_root, args, ctx) => createStage(ctx, String(args.eventId), present(args.input), args),
+    }),
+    seedStage: t.field({
+      type: WriteResultRef,
+      description: "Sets a pending stage's manual seeding: participantIds (seed 1 first) or, for round robin stages with groups, groups. Needs event.structure:manage.",
+      args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), input: t.arg({ type: StageSeedingInput, required: true }), ...preconditions('seedStage') },
+      resolve: (_root, args, ctx) => seedStage(ctx, String(args.eventId), String(args.stageId), present(args.input), args),
+    }),
+    startStage: t.field({
+      type: WriteResultRef,
+      description: 'Starts a pending stage: freezes its seeding and generates its rounds and matches in one transaction. Needs event.structure:manage.',
+      args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), ...preconditions('startStage') },
+      resolve: (_root, args, ctx) => startStage(ctx, String(args.eventId), String(args.stageId), args),
     }),
     createInvitation: t.field({
       type: WriteResultRef,

@@ -2,9 +2,10 @@
 // the maps played, timing, best-of and stream links.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { eventMatch, matchPage, type MatchRow } from '../matches.ts';
+import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
+import type { MatchSourceView } from '../statements.ts';
 import { Event } from './event.ts';
-import { pageType } from './page.ts';
+import { conditionalPageType, pageType } from './page.ts';
 
 type Side = 'a' | 'b';
 interface OpponentView {
@@ -49,6 +50,31 @@ const MatchMapRef = builder.objectRef<MatchRow['maps'][number]>('MatchMap').impl
   }),
 });
 
+const MatchLinkRef = builder.objectRef<{ matchId: string; slot: string }>('MatchLink').implement({
+  description: 'Where the winner or loser of a match goes next: a match and its slot.',
+  fields: (t) => ({ matchId: t.exposeID('matchId'), slot: t.exposeString('slot', { description: 'a or b' }) }),
+});
+
+const MatchSourceRef = builder.objectRef<MatchSourceView>('MatchSource').implement({
+  description: 'Who fills a slot of a generated match: a seed of the stage (type seed, seed), or the winner or loser of another match (type winner or loser, matchId).',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'seed, winner or loser' }),
+    seed: t.int({ nullable: true, resolve: (source) => (source.type === 'seed' ? source.seed : null) }),
+    matchId: t.id({ nullable: true, resolve: (source) => (source.type === 'seed' ? null : source.matchId) }),
+  }),
+});
+
+const FfaOpponentRef = builder.objectRef<NonNullable<MatchRow['opponents']>[number]>('FfaOpponent').implement({
+  description: 'A participant of a free-for-all match, best seed first.',
+  fields: (t) => ({
+    participantId: t.exposeID('participantId'),
+    place: t.exposeInt('place', { nullable: true, description: 'Finishing place once known (1 for a free win).' }),
+    points: t.exposeInt('points', { nullable: true }),
+  }),
+});
+
+const linkOf = (matchId: string | null, slot: string | null) => (matchId && slot ? { matchId, slot } : null);
+
 const opponent = (match: MatchRow, side: Side): OpponentView | null => {
   const participantId = side === 'a' ? match.participantAId : match.participantBId;
   return participantId ? { match, side, participantId } : null;
@@ -73,10 +99,28 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     streamUrl: t.exposeString('streamUrl', { nullable: true, description: "Where this match is streamed; else the event's broadcast stream." }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: 'Generated matches: the round number, restarting per group and bracket.' }),
+    position: t.exposeInt('position', { nullable: true, description: 'Generated matches: 1-based position within the round.' }),
+    bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
+    winnerTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the winner goes next.', resolve: (m) => linkOf(m.winnerToMatchId, m.winnerToSlot) }),
+    loserTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the loser goes next (double elimination, third place match).', resolve: (m) => linkOf(m.loserToMatchId, m.loserToSlot) }),
+    sourceA: t.field({ type: MatchSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
+    sourceB: t.field({ type: MatchSourceRef, nullable: true, description: 'Who fills slot b; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceB }),
+    ffaOpponents: t.field({ type: [FfaOpponentRef], nullable: true, description: 'Free-for-all matches: every participant, best seed first; null for duels.', resolve: (m) => m.opponents }),
   }),
 });
 
 const MatchPage = pageType('MatchPage', Match);
+const StageMatchPage = conditionalPageType<MatchRow>('StageMatchPage', Match, "A page of a stage's matches in bracket order. When ifNoneMatch matched, notModified is true and data and meta are null.");
+
+builder.queryFields((t) => ({
+  stageMatches: t.field({
+    type: StageMatchPage,
+    description: "A stage's matches in bracket order: winners, losers, grand_final, third_place, then round number, group position and position. Needs an active installation on the event or its organisation.",
+    args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), ifNoneMatch: t.arg.string() },
+    resolve: (_root, args, ctx) => stageMatchPage(ctx, { ...args, eventId: String(args.eventId), stageId: String(args.stageId) }),
+  }),
+}));
 
 builder.objectFields(Event, (t) => ({
   matchPage: t.field({

@@ -1,0 +1,75 @@
+// REST reads of a stage (v2): the stage with its resolved settings and seeding, and its matches in
+// bracket order. The stage writes (settings, seeding, start) are in competition-writes.ts.
+import { z } from 'zod';
+import { prepareOperation } from '../graphql/operations.ts';
+import { matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import { defineRoute, type RouteRow } from './table.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, selectionOf } from './common.ts';
+import { restMatch, v1MatchSchema, v1StageSchema } from './v1.ts';
+
+export const stageSchema = v1StageSchema.meta({ id: 'Stage' });
+export const matchSchema = v1MatchSchema.meta({ id: 'Match' });
+
+export const stageRoutes: RouteRow[] = [
+  defineRoute({
+    operationId: 'getStage',
+    method: 'get',
+    path: '/api/v2/events/{eventId}/stages/{stageId}',
+    tag: 'Competition reads',
+    summary: 'Read a stage',
+    description:
+      'One stage of the event with its settings (every default filled; a setting that does not apply to the format is null) and its seeding (the manual order set before start, then the seeding frozen at start, with the random seed of a random draw). ETag: the event revision; If-None-Match answers 304 while the event is unchanged. The application needs an active installation on the event or its organisation.',
+    security: 'bearer',
+    input: { path: z.object({ eventId: idParam, stageId: idParam }), headers: readHeaders },
+    operation: prepareOperation(`query GetStage($eventId: ID!, $stageId: ID!) { event(id: $eventId) { revision stage(id: $stageId) { ${selectionOf(stageSchema)} } } }`),
+    variables: ({ path }) => ({ eventId: path.eventId, stageId: path.stageId }),
+    result: (data) => (data.event as { stage: unknown }).stage,
+    respond: (data, input) => {
+      const etag = etagOf((data.event as { revision: number }).revision);
+      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
+    },
+    notModified: true,
+    documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
+    success: { status: 200, schema: stageSchema, description: 'The stage.' },
+    errors: [400, 401, 404, 429, 500, 503],
+  }),
+  defineRoute({
+    operationId: 'listStageMatches',
+    method: 'get',
+    path: '/api/v2/events/{eventId}/stages/{stageId}/matches',
+    tag: 'Competition reads',
+    summary: "List a stage's matches in bracket order",
+    description:
+      "The stage's matches in bracket order: winners, losers, grand_final, third_place, then round number, group position and position within the round (matches that were not generated come last, in creation order). 20 per page by default (keyset pagination). Each match carries roundNumber, position, bracket, winnerTo, loserTo, sourceA and sourceB. Send the ETag back as If-None-Match: 304 while nothing in the event changed. A stage of another event is 404.",
+    security: 'bearer',
+    input: {
+      path: z.object({ eventId: idParam, stageId: idParam }),
+      query: z.object({ cursor: cursorParam, limit: limitParam }).strict(),
+      headers: readHeaders,
+    },
+    operation: prepareOperation(
+      `query ListStageMatches($eventId: ID!, $stageId: ID!, $cursor: String, $limit: Int, $ifNoneMatch: String) {
+        stageMatches(eventId: $eventId, stageId: $stageId, cursor: $cursor, limit: $limit, ifNoneMatch: $ifNoneMatch) {
+          etag notModified data { ${selectionOf(matchSchema)} } meta { ${selectionOf(pageMeta)} }
+        }
+      }`,
+    ),
+    variables: ({ path, query, headers }) => ({ eventId: path.eventId, stageId: path.stageId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
+    ...(() => {
+      const list = conditionalList((data) => data.stageMatches);
+      return {
+        ...list,
+        result: (data: Record<string, unknown>) => {
+          const page = list.result(data) as { data: Record<string, unknown>[]; meta: unknown };
+          return { data: page.data.map(restMatch), meta: page.meta };
+        },
+      };
+    })(),
+    format: 'list',
+    notModified: true,
+    documentedHeaders: ETAG_DOC,
+    success: { status: 200, schema: matchSchema, description: 'A page of matches.' },
+    errors: [400, 401, 404, 429, 500, 503],
+  }),
+];

@@ -1,0 +1,307 @@
+// Stage settings, seeding and start: the tournament engine (tournament/) wired into the event write.
+// PUT …/seeding stores a manual order; POST …/start freezes the seeding, generates the rounds and
+// matches and stores them with the stage's status `running`, all in the event's one transaction
+// (event-write.ts), so the event revision moves once. docs/tournaments.md describes the rules.
+import type { SubgraphContext } from '../shared/context.ts';
+import { newId } from '../shared/crypto.ts';
+import type { Db } from '../shared/db/database.ts';
+import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
+import { validate } from '../shared/validation.ts';
+import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
+import { stageSeedingInput } from './inputs.ts';
+import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL } from './statements.ts';
+import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
+import {
+  drawRandomSeed,
+  generateStage,
+  manualSeeding,
+  resolvedSettings,
+  seedParticipants,
+  snakeDistribution,
+  type GeneratedMatch,
+  type MatchSource,
+  type ResolvedStageSettings,
+  type SeedingMethod,
+  type StageFormat,
+  type StageGroupInput,
+  type StageSettings,
+} from './tournament/index.ts';
+
+export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
+/** Participants who take part in a stage; withdrawn and disqualified ones do not. */
+export const ELIGIBLE_STATUSES = ['registered', 'checked_in', 'confirmed'];
+/** Bracket order of a stage's matches. */
+export const BRACKET_ORDER = ['winners', 'losers', 'grand_final', 'third_place'] as const;
+
+/** The stage's seeding as stored (Stage.seeding) and read. */
+export interface StageSeeding {
+  method: SeedingMethod;
+  /** random: the recorded seed of the shuffle (an integer in [0, 2^32)). */
+  randomSeed: number | null;
+  /** Seed 1 first. */
+  participantIds: string[];
+  /** Group stages: each group's participants, best seed first. */
+  groups: { groupId: string; participantIds: string[] }[] | null;
+}
+
+interface StageRow {
+  id: string;
+  eventId: string;
+  format: string;
+  bestOf: number;
+  status: string;
+  settings: unknown;
+  seeding: unknown;
+}
+
+/** The settings stored on a stage (validated when written). */
+export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
+
+/** What stage reads answer: the settings with every default filled (swiss rounds once the participants are known). */
+export function stageSettingsView(stage: { format: string; status: string; settings: unknown; seeding: unknown }): ResolvedStageSettings {
+  const seeding = stage.seeding as StageSeeding | null;
+  // Once started, the seeding is the frozen one: its size fills swiss rounds left to the default.
+  const count = seeding && stage.status !== 'pending' ? seeding.participantIds.length : undefined;
+  return resolvedSettings(stage.format as StageFormat, storedSettings(stage), count);
+}
+
+async function stageOf(db: Db, eventId: string, stageId: string): Promise<StageRow> {
+  const stage = await db.stage.findUnique({ where: { id: stageId }, select: { id: true, eventId: true, format: true, bestOf: true, status: true, settings: true, seeding: true } });
+  if (!stage || stage.eventId !== eventId) throw notFound('The stage');
+  return stage;
+}
+
+function assertPending(stage: StageRow) {
+  if (stage.status !== 'pending') throw conflict(`The stage has already started (it is ${stage.status}): its seeding is frozen.`, 'stage_started');
+}
+
+/**
+ * The stage's participants in registration order (createdAt, id), withdrawn and disqualified left
+ * out: those who chose a group of this stage (Participant.selectedGroupIds) when any did, else every
+ * eligible participant of the event. groupOf: the first group of the stage each one chose.
+ */
+async function stageParticipants(db: Db, eventId: string, groupIds: string[]) {
+  const rows = await db.participant.findMany({
+    where: { eventId, status: { in: ELIGIBLE_STATUSES } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, selectedGroupIds: true },
+  });
+  const ofStage = new Set(groupIds);
+  const groupOf = new Map<string, string>();
+  for (const row of rows) {
+    const group = row.selectedGroupIds.find((groupId) => ofStage.has(groupId));
+    if (group) groupOf.set(row.id, group);
+  }
+  const ids = (groupOf.size ? rows.filter((row) => groupOf.has(row.id)) : rows).map((row) => row.id);
+  return { ids, groupOf };
+}
+
+const stageGroups = (db: Db, stageId: string) => db.group.findMany({ where: { stageId }, orderBy: [{ position: 'asc' }, { id: 'asc' }], select: { id: true } });
+
+/** Only round robin stages play their groups separately; the other formats ignore groups. */
+const playsGroups = (format: string, groupIds: string[]) => format === 'round_robin' && groupIds.length > 0;
+
+// ── seeding ──────────────────────────────────────────────────────────────────
+export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
+  const input = validate(stageSeedingInput, body);
+  return runEventWrite(ctx, {
+    operation: 'seedStage',
+    eventId,
+    ...pre,
+    request: { stageId, input },
+    async plan(db, event) {
+      assertOpen(event);
+      const stage = await stageOf(db, eventId, stageId);
+      assertPending(stage);
+      const groupIds = (await stageGroups(db, stageId)).map((group) => group.id);
+      const { ids } = await stageParticipants(db, eventId, groupIds);
+      let seeding: StageSeeding;
+      if (input.groups) {
+        if (!playsGroups(stage.format, groupIds)) {
+          throw validationFailed('Only a round_robin stage with groups takes a seeding by groups: send participantIds.', [{ field: 'groups', issue: 'the stage plays no groups' }]);
+        }
+        const unknown = Object.keys(input.groups).filter((groupId) => !groupIds.includes(groupId));
+        if (unknown.length) throw validationFailed('groups names groups that are not groups of this stage.', unknown.map((groupId) => ({ field: `groups.${groupId}`, issue: 'not a group of this stage' })));
+        const missing = groupIds.filter((groupId) => !input.groups![groupId]);
+        if (missing.length) throw validationFailed('groups must name every group of the stage.', missing.map((groupId) => ({ field: `groups.${groupId}`, issue: 'missing group' })));
+        const groups = groupIds.map((groupId) => ({ groupId, participantIds: input.groups![groupId] }));
+        const order = manualSeeding(ids, groups.flatMap((group) => group.participantIds), 'groups');
+        seeding = { method: 'manual', randomSeed: null, participantIds: order, groups };
+      } else {
+        seeding = { method: 'manual', randomSeed: null, participantIds: manualSeeding(ids, input.participantIds!, 'participantIds'), groups: null };
+      }
+      const settings = { ...storedSettings(stage), seeding: 'manual' as const };
+      if (sameJson(stage.seeding, seeding) && sameJson(stage.settings, settings)) return unchanged(stageId);
+      return {
+        resourceId: stageId,
+        changed: true,
+        changes: [{ type: 'stage.seeded', resourceType: 'stage', resourceId: stageId, payload: { stageId, participantIds: seeding.participantIds, groups: seeding.groups } }],
+        statements: [{ text: SEED_STAGE_SQL, values: [stageId, JSON.stringify(settings), JSON.stringify(seeding)] }],
+      };
+    },
+  });
+}
+
+// ── start ────────────────────────────────────────────────────────────────────
+/** The frozen seeding of a stage about to start, from its settings' method. */
+async function freezeSeeding(db: Db, stage: StageRow, eventId: string, groupIds: string[]): Promise<StageSeeding> {
+  const method = storedSettings(stage).seeding ?? 'registration';
+  const { ids, groupOf } = await stageParticipants(db, eventId, groupIds);
+  const grouped = playsGroups(stage.format, groupIds);
+  if (method === 'previous_stage') {
+    throw conflict('Seeding from a previous stage is not available in this version: set seeding to registration, random or manual (PUT …/seeding).', 'previous_stage_unavailable');
+  }
+  let participantIds: string[];
+  let randomSeed: number | null = null;
+  let groups: StageSeeding['groups'] = null;
+  if (method === 'manual') {
+    const manual = stage.seeding as StageSeeding | null;
+    if (!manual) throw conflict('The stage is seeded manually but has no seeding yet: PUT …/seeding first.', 'seeding_missing');
+    try {
+      participantIds = manualSeeding(ids, manual.participantIds, 'participantIds');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw conflict(`The manual seeding no longer matches the stage's participants (${error.message}): PUT …/seeding again.`, 'seeding_outdated');
+    }
+    if (grouped && manual.groups) groups = manual.groups;
+  } else {
+    if (method === 'random') randomSeed = drawRandomSeed();
+    participantIds = seedParticipants(method, ids, { randomSeed: randomSeed ?? undefined });
+  }
+  if (grouped && !groups) {
+    const seedIndex = new Map(participantIds.map((id, index) => [id, index]));
+    if (participantIds.every((id) => groupOf.has(id))) {
+      // Everyone chose a group: play there, best seed first.
+      groups = groupIds.map((groupId) => ({ groupId, participantIds: participantIds.filter((id) => groupOf.get(id) === groupId) }));
+    } else {
+      // Nobody chose: the seeds are dealt over the groups in a snake.
+      const dealt = snakeDistribution(participantIds.length, groupIds.length);
+      groups = groupIds.map((groupId, g) => ({ groupId, participantIds: participantIds.filter((_, index) => dealt[index] === g) }));
+    }
+    for (const group of groups) group.participantIds.sort((a, b) => seedIndex.get(a)! - seedIndex.get(b)!);
+  }
+  return { method, randomSeed, participantIds, groups };
+}
+
+export function startStage(ctx: SubgraphContext, eventId: string, stageId: string, pre: Preconditions): Promise<WriteResult> {
+  return runEventWrite(ctx, {
+    operation: 'startStage',
+    eventId,
+    ...pre,
+    request: { stageId },
+    async plan(db, event) {
+      assertOpen(event);
+      const stage = await stageOf(db, eventId, stageId);
+      assertPending(stage);
+      if (await db.match.count({ where: { stageId } })) throw conflict('The stage already has matches: it cannot be generated again.', 'stage_has_matches');
+      const groupIds = (await stageGroups(db, stageId)).map((group) => group.id);
+      const seeding = await freezeSeeding(db, stage, eventId, groupIds);
+      const format = stage.format as StageFormat;
+      const settings = resolvedSettings(format, storedSettings(stage), seeding.participantIds.length);
+      const groups: StageGroupInput[] | undefined = seeding.groups?.map((group) => ({ key: group.groupId, participants: group.participantIds }));
+      const generated = generateStage({ format, settings, participants: seeding.participantIds, groups });
+
+      // Local keys become ids; group keys already are group ids.
+      const roundIds = new Map(generated.rounds.map((round) => [round.key, newId('rnd')]));
+      const matchIds = new Map(generated.matches.map((match) => [match.key, newId('mtc')]));
+      const link = (target: { matchKey: string; slot: string } | null) => (target ? { matchId: matchIds.get(target.matchKey)!, slot: target.slot } : null);
+      const source = (value: MatchSource | null) =>
+        value === null ? null : value.type === 'seed' ? JSON.stringify({ type: 'seed', seed: value.seed }) : JSON.stringify({ type: value.type, matchId: matchIds.get(value.matchKey)! });
+      const rows = generated.matches.map((match: GeneratedMatch) => {
+        const duel = match.kind === 'duel' ? match : null;
+        const winnerTo = duel ? link(duel.winnerTo) : null;
+        const loserTo = duel ? link(duel.loserTo) : null;
+        const opponents =
+          match.kind === 'ffa'
+            ? JSON.stringify(match.opponents.map((participantId) => ({ participantId, place: match.winner === participantId ? 1 : null, points: null })))
+            : null;
+        return {
+          id: matchIds.get(match.key)!,
+          groupId: match.groupKey,
+          roundId: roundIds.get(match.roundKey)!,
+          participantAId: duel?.participantA ?? null,
+          participantBId: duel?.participantB ?? null,
+          status: match.status,
+          isFreeWin: match.isFreeWin,
+          roundNumber: match.roundNumber,
+          position: match.position,
+          bracket: match.bracket,
+          winnerToMatchId: winnerTo?.matchId ?? null,
+          winnerToSlot: winnerTo?.slot ?? null,
+          loserToMatchId: loserTo?.matchId ?? null,
+          loserToSlot: loserTo?.slot ?? null,
+          sourceA: duel ? source(duel.sourceA) : null,
+          sourceB: duel ? source(duel.sourceB) : null,
+          opponents,
+        };
+      });
+      const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+      const changes: Change[] = [
+        {
+          type: 'stage.started',
+          resourceType: 'stage',
+          resourceId: stageId,
+          payload: {
+            stageId,
+            format,
+            seeding: { method: seeding.method, randomSeed: seeding.randomSeed, participantIds: seeding.participantIds },
+            roundCount: generated.rounds.length,
+            matchCount: generated.matches.length,
+          },
+        },
+        ...rows.map((row) => ({
+          type: 'match.created',
+          resourceType: 'match',
+          resourceId: row.id,
+          payload: { matchId: row.id, stageId, groupId: row.groupId, roundId: row.roundId, roundNumber: row.roundNumber, position: row.position, bracket: row.bracket, status: row.status },
+        })),
+      ];
+      return {
+        resourceId: stageId,
+        changed: true,
+        changes,
+        statements: [
+          { text: START_STAGE_SQL, values: [stageId, JSON.stringify(seeding)] },
+          {
+            text: INSERT_GENERATED_ROUNDS_SQL,
+            values: [
+              eventId,
+              stageId,
+              generated.rounds.map((round) => roundIds.get(round.key)!),
+              generated.rounds.map((round) => round.groupKey),
+              generated.rounds.map((round) => round.number),
+              generated.rounds.map((round) => round.name),
+              generated.rounds.map((round) => round.bracket),
+            ],
+          },
+          {
+            text: INSERT_GENERATED_MATCHES_SQL,
+            values: [
+              eventId,
+              stageId,
+              stage.bestOf,
+              column('id'),
+              column('groupId'),
+              column('roundId'),
+              column('participantAId'),
+              column('participantBId'),
+              column('status'),
+              column('isFreeWin'),
+              column('roundNumber'),
+              column('position'),
+              column('bracket'),
+              column('winnerToMatchId'),
+              column('winnerToSlot'),
+              column('loserToMatchId'),
+              column('loserToSlot'),
+              column('sourceA'),
+              column('sourceB'),
+              column('opponents'),
+            ],
+          },
+        ],
+      };
+    },
+  });
+}
+
