@@ -7,6 +7,7 @@ import {
 } from '../subgraphs/shared/errors.ts';
 import {
   generateStage,
+  MAX_STAGE_MATCHES,
   resolvedSettings,
   snakeDistribution,
   TooFewParticipantsError,
@@ -230,6 +231,8 @@ describe('round robin and league', () => {
         // Snake the seeds into groups, as an organiser's draw would.
         const groups = Array.from({ length: count }, (_, g) => ({ key: `g${g + 1}`, participants: [] as string[] }));
         snakeDistribution(n, count).forEach((g, i) => groups[g].participants.push(`p${i + 1}`));
+        // Over the bound of matches a start may generate: refused (tested below), not drawn.
+        fc.pre(groups.reduce((sum, group) => sum + (group.participants.length * (group.participants.length - 1) * legs) / 2, 0) <= MAX_STAGE_MATCHES);
         const stage = generate('round_robin', n, { legs }, groups);
         checkStructure(stage);
         for (const group of groups) checkRoundRobin(stage, group.participants, legs, group.key);
@@ -304,6 +307,29 @@ describe('ffa', () => {
 });
 
 describe('refusals', () => {
+  it('bounds what one start generates: more than 256 participants, or a round robin of more than 4,096 matches, is 409', () => {
+    const refused = (input: Parameters<typeof generateStage>[0]) => {
+      try {
+        generateStage(input);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    for (const format of ['single_elimination', 'double_elimination', 'swiss', 'ffa', 'league', 'round_robin'] as const) {
+      expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(257) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_participants' }] });
+      // 256 in one table would be 32,640 matches: refused as too_many_matches below.
+      if (format !== 'league' && format !== 'round_robin') expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(256) }), format).toBe(null);
+    }
+    expect(refused({ format: 'league', settings: resolvedSettings('league', {}), participants: ids(256) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_matches' }] });
+    // 64 teams, two legs: 4,032 matches, the largest league under the bound; 65 teams is 4,160.
+    expect(refused({ format: 'league', settings: resolvedSettings('league', { legs: 2 }), participants: ids(64) })).toBe(null);
+    expect(refused({ format: 'league', settings: resolvedSettings('league', { legs: 2 }), participants: ids(65) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_matches' }] });
+    // Groups count together: four groups of 64 in one leg are 8,064 matches.
+    const groups = [0, 1, 2, 3].map((g) => ({ key: `g${g}`, participants: ids(256).slice(g * 64, g * 64 + 64) }));
+    expect(refused({ format: 'round_robin', settings: resolvedSettings('round_robin', {}), participants: ids(256), groups })).toMatchObject({ details: [{ issue: 'too_many_matches' }] });
+  });
+
   it('fewer than two participants is too_few_participants (409)', () => {
     for (const format of ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const) {
       let error: unknown;

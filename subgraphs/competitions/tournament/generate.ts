@@ -37,6 +37,34 @@ export class TooFewParticipantsError extends ApiError {
 }
 
 export const MIN_PARTICIPANTS = 2;
+/**
+ * What one start may generate, in one transaction, inside a server's bounded heap: brackets and
+ * swiss rounds are tested up to 256 participants, and a round robin grows with the square of its
+ * size (a 256-team league would be 32,640 matches a leg), so its matches are bounded as well.
+ */
+export const MAX_STAGE_PARTICIPANTS = 256;
+export const MAX_STAGE_MATCHES = 4_096;
+
+/** More than a stage may hold: 409 conflict, details [{field, issue}] naming the bound. */
+function tooLarge(message: string, field: string, issue: string): ApiError {
+  return new ApiError('conflict', message, [{ field, issue }]);
+}
+
+/** A round robin's matches (every pair `legs` times), counted before any is generated. */
+const roundRobinMatches = (sizes: number[], legs: number) => sizes.reduce((sum, n) => sum + (n * (n - 1) * legs) / 2, 0);
+
+function checkSize(input: GenerateStageInput): void {
+  const { format, settings, participants } = input;
+  if (participants.length > MAX_STAGE_PARTICIPANTS) {
+    throw tooLarge(`A stage holds at most ${MAX_STAGE_PARTICIPANTS} participants (this one has ${participants.length}): split them over stages or groups.`, 'participants', 'too_many_participants');
+  }
+  if (format !== 'league' && format !== 'round_robin') return;
+  const sizes = format === 'round_robin' && input.groups ? input.groups.map((group) => group.participants.length) : [participants.length];
+  const matches = roundRobinMatches(sizes, settings.legs ?? 1);
+  if (matches > MAX_STAGE_MATCHES) {
+    throw tooLarge(`A stage holds at most ${MAX_STAGE_MATCHES} matches; this ${format.replace('_', ' ')} would have ${matches}: use groups or fewer legs.`, 'participants', 'too_many_matches');
+  }
+}
 
 function checkParticipants(ids: readonly string[], field: string): void {
   if (ids.length < MIN_PARTICIPANTS) throw new TooFewParticipantsError(MIN_PARTICIPANTS, ids.length, field);
@@ -50,6 +78,7 @@ function checkParticipants(ids: readonly string[], field: string): void {
 export function generateStage(input: GenerateStageInput): GeneratedStage {
   const { format, settings, participants } = input;
   checkParticipants(participants, 'participants');
+  checkSize(input);
   const seedOf = new Map(participants.map((id, index) => [id, index + 1]));
   switch (format) {
     case 'single_elimination':
