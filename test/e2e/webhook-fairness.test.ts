@@ -1,8 +1,8 @@
 // One slow receiver must not starve the others (issue 25 item 5). A receiver that accepts
 // connections and never answers, beside a healthy one, both subscribed to every change: the healthy
 // one's deliveries keep arriving within 2 s of their change, because a claim takes endpoints in turns
-// and at most WEBHOOK_ENDPOINT_CONCURRENCY (4) attempts are in flight to one endpoint, 1 while it is
-// failing. Worker slots are few here (8) and the time limit short (3 s), so that without the bound
+// and at most WEBHOOK_ENDPOINT_CONCURRENCY attempts (4 here, to scale with the worker's 8 slots) are in
+// flight to one endpoint, 1 while it is failing. Worker slots are few here (8) and the time limit short (3 s), so that without the bound
 // the hanging endpoint would hold every slot within a few changes.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -21,6 +21,7 @@ beforeAll(async () => {
   vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', '1');
   vi.stubEnv('WEBHOOK_TIMEOUT_MS', '3000');
   vi.stubEnv('WEBHOOK_CONCURRENCY', '8');
+  vi.stubEnv('WEBHOOK_ENDPOINT_CONCURRENCY', '4');
   // Failed attempts come back after 1 s: the hanging endpoint always has due deliveries.
   vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', '1,1,1,1,1,1,1,1');
   [healthy, hanging, slow] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);

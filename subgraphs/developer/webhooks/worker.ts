@@ -18,9 +18,10 @@ import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /**
  * Attempts in flight to one endpoint: a receiver that hangs holds at most this many of the workers'
- * slots (each for the time limit) while the others' deliveries go on.
+ * slots (each for the time limit, then 1 while it fails) while the others' deliveries go on; a
+ * quarter of a worker's 64, so that one busy receiver still gets deliveries at the worker's pace.
  */
-export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
+export const DEFAULT_ENDPOINT_CONCURRENCY = 16;
 /** An endpoint failing continuously this long is disabled. */
 const FAILING_DISABLES_AFTER = '5 days';
 /** An unrecorded attempt is retried by whoever claims it after its lease: recording stops this long before. */
