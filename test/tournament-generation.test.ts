@@ -307,7 +307,7 @@ describe('ffa', () => {
 });
 
 describe('refusals', () => {
-  it('bounds what one start generates: more than 256 participants, or a round robin of more than 4,096 matches, is 409', () => {
+  it('bounds what one start generates: more than 1,024 participants, or a round robin of more than 4,096 matches, is 409', () => {
     const refused = (input: Parameters<typeof generateStage>[0]) => {
       try {
         generateStage(input);
@@ -317,9 +317,9 @@ describe('refusals', () => {
       return null;
     };
     for (const format of ['single_elimination', 'double_elimination', 'swiss', 'ffa', 'league', 'round_robin'] as const) {
-      expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(257) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_participants' }] });
-      // 256 in one table would be 32,640 matches: refused as too_many_matches below.
-      if (format !== 'league' && format !== 'round_robin') expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(256) }), format).toBe(null);
+      expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(1_025) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_participants' }] });
+      // 1,024 in one table would be 523,776 matches: refused as too_many_matches below.
+      if (format !== 'league' && format !== 'round_robin') expect(refused({ format, settings: resolvedSettings(format, {}), participants: ids(1_024) }), format).toBe(null);
     }
     expect(refused({ format: 'league', settings: resolvedSettings('league', {}), participants: ids(256) })).toMatchObject({ status: 409, details: [{ issue: 'too_many_matches' }] });
     // 64 teams, two legs: 4,032 matches, the largest league under the bound; 65 teams is 4,160.

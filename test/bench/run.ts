@@ -4,6 +4,7 @@ import { competitionBench } from './competitions.ts';
 import { esportsBench } from './esports.ts';
 import { memoryBench } from './memory.ts';
 import { webhookBench } from './webhooks.ts';
+import { tournamentBench } from './tournaments.ts';
 import { v1Bench } from './v1.ts';
 import { realtimeBench } from './realtime.ts';
 import { flagsBench } from './flags.ts';
@@ -16,6 +17,7 @@ try {
   if (!only || only === 'competitions') await competitionBench(database.url);
   if (!only || only === 'esports') await esportsBench(database.url);
   if (!only || only === 'webhooks') await webhookBench(database.url);
+  if (!only || only === 'tournaments') await tournamentBench(database.url);
   if (!only || only === 'v1') await v1Bench(database.url);
   if (!only || only === 'realtime') await realtimeBench(database.url);
   if (!only || only === 'memory') await memoryBench();

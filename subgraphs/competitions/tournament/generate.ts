@@ -38,11 +38,11 @@ export class TooFewParticipantsError extends ApiError {
 
 export const MIN_PARTICIPANTS = 2;
 /**
- * What one start may generate, in one transaction, inside a server's bounded heap: brackets and
- * swiss rounds are tested up to 256 participants, and a round robin grows with the square of its
- * size (a 256-team league would be 32,640 matches a leg), so its matches are bounded as well.
+ * What one start may generate, in one transaction, inside a server's bounded heap: a bracket of
+ * 1,024 is about 2,050 matches, and a round robin grows with the square of its size (a 1,024-team
+ * league would be 523,776 matches a leg), so its matches are bounded as well.
  */
-export const MAX_STAGE_PARTICIPANTS = 256;
+export const MAX_STAGE_PARTICIPANTS = 1_024;
 export const MAX_STAGE_MATCHES = 4_096;
 
 /** More than a stage may hold: 409 conflict, details [{field, issue}] naming the bound. */
