@@ -154,8 +154,17 @@ describe('adding, reading and following', () => {
           { next: ({ data }) => resolve(data!.eventChanged), error: reject, complete: () => undefined },
         );
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await send('PUT', reaction('🎯'), { 'if-match': `"${await revision()}"` })).status).toBe(200);
+      // The subscription starts asynchronously (no acknowledgement in the protocol): a change written
+      // before it has started is not sent, so write again, with another emoji, until one arrives.
+      let arrived: { type: string } | undefined;
+      void received.then((change) => (arrived = change));
+      for (const emoji of ['🎯', '🎲', '🎳', '🎻', '🎺']) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (arrived) break;
+        expect((await send('PUT', reaction(emoji), { 'if-match': `"${await revision()}"` })).status).toBe(200);
+        await Promise.race([received, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+        if (arrived) break;
+      }
       expect(await received).toEqual({ type: 'chat.reaction_added', resourceType: 'chat_message', resourceId: 'msg_hello' });
     } finally {
       await client.dispose();
