@@ -19,31 +19,65 @@ export function textIssue(value: string): string | null {
   return null;
 }
 
+/** Values (strings, numbers, arrays, objects…) a request's body or variables may hold: none needs more. */
+export const MAX_REQUEST_VALUES = 10_000;
+
+/** An array or object being walked: its keys (objects) and the next one to visit. */
+interface Frame {
+  container: unknown[] | Record<string, unknown>;
+  keys: string[] | null;
+  next: number;
+  path: string;
+  depth: number;
+}
+
+const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+
+/** Checks one value; pushes a frame for an array or object, whose keys are checked here. */
+function visitValue(value: unknown, path: string, depth: number, frames: Frame[]): ErrorDetail | null {
+  if (typeof value === 'string') {
+    const issue = textIssue(value);
+    return issue ? { field: path, issue } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_JSON_DEPTH) return { field: path, issue: `nested more than ${MAX_JSON_DEPTH} levels deep` };
+  if (Array.isArray(value)) {
+    frames.push({ container: value, keys: null, next: 0, path, depth });
+    return null;
+  }
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const keyIssue = textIssue(key);
+    if (keyIssue) return { field: path || 'body', issue: `a key ${keyIssue}` };
+  }
+  frames.push({ container: value as Record<string, unknown>, keys, next: 0, path, depth });
+  return null;
+}
+
 /**
- * The first string (value or object key) in a JSON-like value that cannot be stored, or a value
- * nested too deeply. Iterative, so that no input can exhaust the stack.
+ * The first string (value or object key) in a JSON-like value that cannot be stored, a value nested
+ * too deeply, or (with maxValues) a value holding more values than that. Depth first with one frame
+ * per level: what it holds is bounded by the depth, not by the width (a 500,000-element array costs
+ * no more memory than a short one), and no input can exhaust the stack.
  */
-export function findUnsafeValue(value: unknown, root: string): ErrorDetail | null {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
-  while (stack.length) {
-    const item = stack.pop()!;
-    if (typeof item.value === 'string') {
-      const issue = textIssue(item.value);
-      if (issue) return { field: item.path, issue };
+export function findUnsafeValue(value: unknown, root: string, maxValues = Infinity): ErrorDetail | null {
+  const frames: Frame[] = [];
+  const first = visitValue(value, root, 0, frames);
+  if (first) return first;
+  let count = 1;
+  while (frames.length) {
+    const frame = frames[frames.length - 1];
+    const length = frame.keys ? frame.keys.length : (frame.container as unknown[]).length;
+    if (frame.next >= length) {
+      frames.pop();
       continue;
     }
-    if (item.value === null || typeof item.value !== 'object') continue;
-    if (item.depth >= MAX_JSON_DEPTH) return { field: item.path, issue: `nested more than ${MAX_JSON_DEPTH} levels deep` };
-    const join = (key: string | number) => (item.path ? `${item.path}.${key}` : String(key));
-    if (Array.isArray(item.value)) {
-      item.value.forEach((element, index) => stack.push({ value: element, path: join(index), depth: item.depth + 1 }));
-      continue;
-    }
-    for (const [key, element] of Object.entries(item.value as Record<string, unknown>)) {
-      const keyIssue = textIssue(key);
-      if (keyIssue) return { field: item.path || 'body', issue: `a key ${keyIssue}` };
-      stack.push({ value: element, path: join(key), depth: item.depth + 1 });
-    }
+    if (++count > maxValues) return { field: root || 'body', issue: `holds more than ${maxValues} values` };
+    const index = frame.next++;
+    const key = frame.keys ? frame.keys[index] : index;
+    const child = frame.keys ? (frame.container as Record<string, unknown>)[key] : (frame.container as unknown[])[index];
+    const found = visitValue(child, join(frame.path, key), frame.depth + 1, frames);
+    if (found) return found;
   }
   return null;
 }
@@ -82,7 +116,7 @@ export function findUnsafeLiteral(document: DocumentNode): ErrorDetail | null {
 
 /** Literals and variables of a GraphQL operation, checked like any other input. */
 export function assertStorableOperation(document: DocumentNode, variables: Record<string, unknown> | undefined, checkLiterals = true): void {
-  const detail = (checkLiterals ? findUnsafeLiteral(document) : null) ?? (variables ? findUnsafeValue(variables, '') : null);
+  const detail = (checkLiterals ? findUnsafeLiteral(document) : null) ?? (variables ? findUnsafeValue(variables, '', MAX_REQUEST_VALUES) : null);
   if (detail) throw new ApiError('validation_failed', `The request is not valid: ${detail.field} ${detail.issue}.`, [detail]);
 }
 

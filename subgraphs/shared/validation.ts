@@ -2,17 +2,20 @@
 // same schemas validate REST bodies in the facade and GraphQL inputs in the subgraphs.
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from './errors.ts';
-import { findUnsafeValue, MAX_YEAR, MIN_YEAR, timestampIssue } from './input-safety.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES, MAX_YEAR, MIN_YEAR, timestampIssue } from './input-safety.ts';
 
 const NOUN: Record<string, string> = { query: 'query parameter', header: 'header', path: 'path parameter' };
 
 // zod says "Invalid input: expected string, received undefined" for a value that is not there.
 const isMissing = (issue: z.core.$ZodIssue) => issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
 
+/** Details an error names at most: a body of 70,000 unknown keys is not answered with 70,000. */
+export const MAX_ERROR_DETAILS = 20;
+
 export function zodDetails(issues: z.core.$ZodIssue[], location = 'body'): ErrorDetail[] {
-  return issues.flatMap((issue) =>
+  return issues.slice(0, MAX_ERROR_DETAILS).flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` }))
+      ? issue.keys.slice(0, MAX_ERROR_DETAILS).map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` }))
       : [{ field: issue.path.length ? issue.path.join('.') : location, issue: isMissing(issue) ? 'required' : issue.message }],
   );
 }
@@ -26,14 +29,14 @@ export function detailsSentence(location: string, details: ErrorDetail[]): strin
 
 /** Validates a value: first that every string in it can be stored, then against the schema. */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, location = 'body'): T {
-  const unsafe = findUnsafeValue(value, '');
+  const unsafe = findUnsafeValue(value, '', MAX_REQUEST_VALUES);
   if (unsafe) {
     const detail = { field: unsafe.field || location, issue: unsafe.issue };
     throw new ApiError('validation_failed', `The ${location} is not valid: ${detail.field}: ${detail.issue}.`, [detail]);
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = zodDetails(result.error.issues, location);
+  const details = zodDetails(result.error.issues, location).slice(0, MAX_ERROR_DETAILS);
   throw new ApiError('validation_failed', detailsSentence(location, details), details);
 }
 

@@ -1,0 +1,48 @@
+// What a request may hold is checked in memory bounded by its depth, not its width: a 1 MiB body of
+// one 500,000-element array once held ~100 bytes of bookkeeping per element and, twice over, aborted a
+// 128 MiB heap without any credential. Past MAX_REQUEST_VALUES it is refused before any schema runs.
+import { describe, expect, it } from 'vitest';
+import { findUnsafeValue, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../subgraphs/shared/input-safety.ts';
+import { validate, MAX_ERROR_DETAILS } from '../subgraphs/shared/validation.ts';
+import { z } from 'zod';
+import { ApiError } from '../subgraphs/shared/errors.ts';
+
+describe('findUnsafeValue', () => {
+  it('names the first string that cannot be stored, a key that cannot, and a value nested too deeply', () => {
+    expect(findUnsafeValue({ a: [1, { b: 'x\u0000' }] }, '')).toEqual({ field: 'a.1.b', issue: 'must not contain a NUL character (U+0000)' });
+    expect(findUnsafeValue({ a: { ['k\u0000']: 1 } }, '')).toMatchObject({ field: 'a', issue: expect.stringMatching(/^a key /) });
+    let deep: unknown = 1;
+    for (let i = 0; i <= MAX_JSON_DEPTH; i++) deep = [deep];
+    expect(findUnsafeValue(deep, '')).toMatchObject({ issue: `nested more than ${MAX_JSON_DEPTH} levels deep` });
+    expect(findUnsafeValue({ a: ['fine', 2, null, { b: true }] }, '')).toBeNull();
+  });
+
+  it('walks a 500,000-element array holding almost no memory of its own, and refuses it past the request bound', () => {
+    const wide = { foo: [...Array(500_000).fill(0), 'x\u0000'] };
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    expect(findUnsafeValue(wide, '')).toMatchObject({ field: 'foo.500000' });
+    // Less than a tenth of what one bookkeeping object per element would take (500,000 × ~100 bytes).
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000);
+    expect(findUnsafeValue(wide, '', MAX_REQUEST_VALUES)).toEqual({ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` });
+    expect(findUnsafeValue(Array(MAX_REQUEST_VALUES - 1).fill(0), '', MAX_REQUEST_VALUES)).toBeNull();
+  });
+});
+
+describe('validate', () => {
+  it('refuses a body of more values than a request may hold before the schema runs, and names at most 20 details', () => {
+    const schema = z.strictObject({ name: z.string() });
+    const started = performance.now();
+    expect(() => validate(schema, { name: 'a', foo: Array(500_000).fill(0) })).toThrow(expect.objectContaining({ details: [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }] }));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const manyKeys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, 1]));
+    try {
+      validate(schema, { name: 'a', ...manyKeys });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).details).toHaveLength(MAX_ERROR_DETAILS);
+      expect((error as ApiError).message.length).toBeLessThan(2_000);
+    }
+  });
+});
