@@ -115,6 +115,13 @@ const PROBES: Probe[] = [
       }),
     ok: (a) => a.status === 412,
   },
+  {
+    name: 'esports data',
+    shape: 'api',
+    token: true,
+    send: (base) => send(`${base}/api/v2/esports/matches/esm_final`, { headers: { authorization: 'Bearer demo-token-app', 'svc-installation-id': 'ins_demo_org' } }),
+    ok: (a) => a.status === 200,
+  },
   { name: 'v1 event list', shape: 'api', send: (base) => send(`${base}/api/v1/events`, { headers: { 'x-api-key': KEY } }), ok: (a) => a.status === 200 },
   { name: 'GraphQL POST', shape: 'graphql', token: true, send: (base) => send(`${base}/graphql`, graphqlPost('{ authContext { applicationId } }')), ok: (a) => a.status === 200 && !a.json().errors },
   {
@@ -271,6 +278,19 @@ let follower: Follower;
 let score = 0;
 /** The event revision each write made, in order. */
 const written: number[] = [];
+
+/** The esports units metered so far; retried while the pool reconnects after a restart. */
+async function esportsUnits(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { _sum } = await db.prisma.usageRecord.aggregate({ where: { metric: 'esports_calls' }, _sum: { units: true } });
+      return _sum.units ?? 0;
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 async function writeScore(): Promise<void> {
   const next = score + 1;
@@ -464,6 +484,7 @@ describe.skipIf(!enabled)('a PostgreSQL outage', () => {
       const logFrom = main.output().length;
       // A change written just before the database goes: the follower and the worker may not have read it yet.
       await writeScore();
+      const metered = await esportsUnits();
       await stop();
 
       const load = loadWhileAway();
@@ -481,6 +502,8 @@ describe.skipIf(!enabled)('a PostgreSQL outage', () => {
       expect(follower.closed, 'the socket opened before the outage stays open').toBeNull();
 
       await own.start();
+      // Esports calls that failed (every one while the database was away) cost nothing.
+      expect(await esportsUnits()).toBe(metered);
       const ms = await recovered(2_000);
       // Nothing of the outage was charged: an anonymous request is still just unauthenticated, the
       // other client still gets its token, and the wrong secrets did not block the address.
