@@ -14,6 +14,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
+    // The migrated, seeded database every test file's database copies, built once per run.
+    globalSetup: ['test/support/database-template.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 180_000,

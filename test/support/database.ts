@@ -1,8 +1,11 @@
 // Each test file gets its own database: an in-memory PGlite by default, or a fresh database on the
-// PostgreSQL server named by DATABASE_URL (dropped afterwards).
+// PostgreSQL server named by DATABASE_URL (dropped afterwards). A seeded one starts as a copy of the
+// run's template (database-template.ts), migrated and seeded once.
 import { openDatabase, type Database } from '../../subgraphs/shared/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
 import { createScratchDatabase, postgresServerUrl } from './scratch-database.ts';
 
 export interface TestDatabase extends Database {
@@ -12,19 +15,23 @@ export interface TestDatabase extends Database {
 
 export async function createTestDatabase(options: { seed?: boolean; countQueries?: boolean } = {}): Promise<TestDatabase> {
   const base = postgresServerUrl();
+  const template = options.seed === false ? undefined : inject('databaseTemplate');
   let db: Database;
   let url: string | undefined;
   let drop = async () => undefined as void;
   if (base) {
-    const scratch = await createScratchDatabase(base);
+    const scratch = await createScratchDatabase(base, 't', template?.kind === 'postgresql' ? template.database : undefined);
     url = scratch.url;
     drop = scratch.drop;
     db = openDatabase({ url, countQueries: options.countQueries, poolSize: 10 });
   } else {
-    db = openDatabase({ url: 'pglite', dataDir: 'memory://', countQueries: options.countQueries });
+    const loadDataDir = template?.kind === 'pglite' ? new Blob([await readFile(template.dump)]) : undefined;
+    db = openDatabase({ url: 'pglite', dataDir: 'memory://', countQueries: options.countQueries, loadDataDir });
   }
-  await applyMigrations(db.adapterFactory);
-  if (options.seed !== false) await loadDemoWorld(db.prisma);
+  if (!template) {
+    await applyMigrations(db.adapterFactory);
+    if (options.seed !== false) await loadDemoWorld(db.prisma);
+  }
   return {
     ...db,
     url,

@@ -52,6 +52,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Count the statements Prisma sends, for tests that assert batching. */
   countQueries?: boolean;
+  /** An in-memory PGlite starts as a copy of this dump (dumpDataDir): the tests' migrated, seeded database. */
+  loadDataDir?: Blob;
 }
 
 type Counter = { count: number };
@@ -101,7 +103,7 @@ export function openDatabase(options: DatabaseOptions = {}): Database {
   const url = options.url ?? process.env.DATABASE_URL;
   const counter: Counter | undefined = options.countQueries ? { count: 0 } : undefined;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize, counter);
-  return openPglite(options.dataDir ?? pgliteDataDir(), counter);
+  return openPglite(options.dataDir ?? pgliteDataDir(), counter, options.loadDataDir);
 }
 
 /** How long a request waits for a PostgreSQL connection (DATABASE_CONNECT_TIMEOUT_MS, default 10 s). */
@@ -178,7 +180,7 @@ function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_S
   };
 }
 
-function openPglite(dataDir: string, counter?: Counter): Database {
+function openPglite(dataDir: string, counter?: Counter, loadDataDir?: Blob): Database {
   const inMemory = dataDir.startsWith('memory://');
   // One process at a time on a directory (data-dir-lock.ts): a second one refuses here, before PGlite
   // has touched a file.
@@ -186,7 +188,8 @@ function openPglite(dataDir: string, counter?: Counter): Database {
   // PGlite's default shared_buffers (128 MB) is most of its resident memory; the embedded database
   // is small and the OS caches its files anyway (PGLITE_SHARED_BUFFERS overrides it).
   const startParams = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
-  const client = new PGlite(inMemory ? undefined : dataDir, { startParams });
+  // 'memory://' rather than no directory: PGlite loads a dump only into a named one.
+  const client = new PGlite(dataDir, { startParams, ...(inMemory && loadDataDir ? { loadDataDir } : {}) });
   // A directory PGlite cannot open fails its first query, which says so; not an unhandled rejection too.
   client.waitReady.catch(() => undefined);
   const adapterFactory = new PrismaPGlite(client);
