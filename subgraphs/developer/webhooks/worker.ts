@@ -54,14 +54,21 @@ const CLAIM_LOCK_SQL = `SELECT pg_advisory_xact_lock(7316531, 1)`;
  * attempt, if its worker died before recording it, becomes interrupted.
  */
 const CLAIM_SQL = `
-  WITH busy AS (
+  WITH due_endpoints AS (
+    -- Endpoints with something due, from the nextAttemptAt index: not every active endpoint.
+    SELECT DISTINCT "endpointId" FROM "WebhookDelivery"
+    WHERE "nextAttemptAt" <= ${NOW} AND status IN ('pending', 'failed') AND ("claimedUntil" IS NULL OR "claimedUntil" < ${NOW})),
+  busy AS (
     SELECT "endpointId", count(*)::int AS leased FROM "WebhookDelivery"
     WHERE "claimedUntil" > ${NOW}
     GROUP BY "endpointId"),
   room AS (
-    SELECT e.id, CASE WHEN e."failingSince" IS NULL THEN $4::int ELSE 1 END - COALESCE(busy.leased, 0) AS free
-    FROM "WebhookEndpoint" e LEFT JOIN busy ON busy."endpointId" = e.id
-    WHERE e.status = 'active'),
+    SELECT id, free FROM (
+      SELECT e.id, CASE WHEN e."failingSince" IS NULL THEN $4::int ELSE 1 END - COALESCE(busy.leased, 0) AS free
+      FROM due_endpoints due JOIN "WebhookEndpoint" e ON e.id = due."endpointId" LEFT JOIN busy ON busy."endpointId" = e.id
+      WHERE e.status = 'active') endpoints
+    -- Filtered here, so that the LIMIT below is never negative (a failing endpoint may hold more than 1).
+    WHERE free > 0),
   ranked AS (
     SELECT due.id, due."nextAttemptAt", ROW_NUMBER() OVER (PARTITION BY room.id ORDER BY due."nextAttemptAt", due.id) AS turn
     FROM room CROSS JOIN LATERAL (
@@ -71,8 +78,7 @@ const CLAIM_SQL = `
       -- Index order (endpointId, nextAttemptAt): a backlog is not sorted to take its oldest few.
       ORDER BY d."nextAttemptAt"
       LIMIT LEAST(room.free, $1::int)
-      FOR UPDATE OF d SKIP LOCKED) due
-    WHERE room.free > 0),
+      FOR UPDATE OF d SKIP LOCKED) due),
   picked AS (SELECT id FROM ranked ORDER BY turn, "nextAttemptAt", id LIMIT $1::int),
   claimed AS (
     UPDATE "WebhookDelivery" d SET "claimedUntil" = ${NOW} + $2::interval, "claimToken" = $3, "attemptCount" = d."attemptCount" + 1
