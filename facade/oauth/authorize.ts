@@ -9,8 +9,10 @@
 // Forms carry the authorization request as hidden fields and a CSRF token bound to the browser's
 // session: an HMAC keyed by its sign-in session (the esp_session cookie) while it is signed in, else by
 // a random pre-session id (the esp_csrf cookie). A token taken from one session, or from before a
-// sign-in or sign-out, is worth nothing in another, even with its cookie planted beside it. Both
-// cookies are HttpOnly, SameSite=Lax and scoped to /oauth.
+// sign-in or sign-out, is worth nothing in a signed-in session, even with the pre-session cookie it
+// belongs to planted beside it. Before sign-in the token is a double submit of esp_csrf: whoever can
+// set that cookie in a browser (another site cannot: SameSite=Lax, HttpOnly, host-only, scoped to
+// /oauth) can also hold a token for it, as with any double-submit scheme.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
