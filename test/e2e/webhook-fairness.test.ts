@@ -32,8 +32,10 @@ beforeAll(async () => {
   await server.db.prisma.webhookEndpoint.updateMany({ data: { status: 'disabled', disabledReason: 'manual' } });
 });
 afterAll(async () => {
-  await server?.close();
+  // Receivers first: closing the hanging one ends the worker's open attempts at once, rather than
+  // the server's shutdown waiting out their time limit.
   await Promise.all([healthy, hanging, slow].map((receiver) => receiver?.close()));
+  await server?.close();
   vi.unstubAllEnvs();
 });
 
