@@ -2,12 +2,11 @@
 // graphql-jit; the others go through the gateway. Both ways must answer alike: every route's samples are sent, in the same order,
 // to a server that takes the direct way and to one that sends everything through the gateway (each on
 // its own copy of the demo world), and their statuses, bodies and headers compared.
-import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { createGateway } from '../../facade/graphql/gateway.ts';
 import { OperationRunner } from '../../facade/graphql/operations.ts';
-import { routeSamples, samplePath, type SampleState } from '../support/route-samples.ts';
+import { routeSamples, sampleStateOf, samplePath } from '../support/route-samples.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let direct: TestServer;
@@ -18,23 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([direct?.close(), gateway?.close()]);
-});
-
-const stateIn = (server: () => TestServer): SampleState => ({
-  revisionOf: async (eventId) => (await server().db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision,
-  pendingTransferOf: async (applicationId) =>
-    (await server().db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
-  messageRevisionOf: async (id) => (await server().db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
-  latestStageOf: async (eventId) => (await server().db.prisma.stage.findFirst({ where: { eventId }, orderBy: { position: 'desc' } }))?.id ?? 'stg_none',
-  eligibleParticipantsOf: async (eventId) =>
-    (await server().db.prisma.participant.findMany({ where: { eventId, status: { in: ['registered', 'checked_in', 'confirmed'] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
-  userToken: async (userId) => {
-    const token = `esp_at_sample_${randomUUID()}`;
-    await server().db.prisma.accessToken.create({
-      data: { id: `tok_sample_${randomUUID()}`, tokenHash: createHash('sha256').update(token).digest('hex'), applicationId: 'app_demo', actorType: 'user', userId, scopes: ['event:manage'], expiresAt: new Date(Date.now() + 3_600_000) },
-    });
-    return token;
-  },
 });
 
 /**
@@ -81,8 +63,8 @@ describe('direct and gateway execution of route operations', () => {
   });
 
   it('answers every sample of every route identically both ways', async () => {
-    const directSamples = routeSamples(stateIn(() => direct));
-    const gatewaySamples = routeSamples(stateIn(() => gateway));
+    const directSamples = routeSamples(sampleStateOf(() => direct));
+    const gatewaySamples = routeSamples(sampleStateOf(() => gateway));
     let compared = 0;
     for (const row of routeTable) {
       const samples = directSamples[row.operationId];

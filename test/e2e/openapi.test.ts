@@ -1,30 +1,14 @@
 // Every route of the table is documented in /api/openapi.json, and real responses of every route,
 // success and error, match the schema the document gives for them.
-import { createHash, randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { routeSamples, samplePath } from '../support/route-samples.ts';
+import { routeSamples, sampleStateOf, samplePath } from '../support/route-samples.ts';
 
 let server: TestServer;
-const SAMPLES = routeSamples({
-  revisionOf: async (eventId) => (await server.db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision,
-  pendingTransferOf: async (applicationId) =>
-    (await server.db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
-  messageRevisionOf: async (id) => (await server.db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
-  latestStageOf: async (eventId) => (await server.db.prisma.stage.findFirst({ where: { eventId }, orderBy: { position: 'desc' } }))?.id ?? 'stg_none',
-  eligibleParticipantsOf: async (eventId) =>
-    (await server.db.prisma.participant.findMany({ where: { eventId, status: { in: ['registered', 'checked_in', 'confirmed'] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
-  userToken: async (userId) => {
-    const token = `esp_at_sample_${randomUUID()}`;
-    await server.db.prisma.accessToken.create({
-      data: { id: `tok_sample_${randomUUID()}`, tokenHash: createHash('sha256').update(token).digest('hex'), applicationId: 'app_demo', actorType: 'user', userId, scopes: ['event:manage'], expiresAt: new Date(Date.now() + 3_600_000) },
-    });
-    return token;
-  },
-});
+const SAMPLES = routeSamples(sampleStateOf(() => server));
 let document: { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>>; components: object };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 

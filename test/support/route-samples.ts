@@ -1,7 +1,9 @@
 // Real requests for every route of the table, with the status each must answer: the OpenAPI test
 // checks their responses against the documented schemas, the execution-path test runs them both ways.
 // A new route without samples fails the OpenAPI test.
-import { bearer } from './server.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { ELIGIBLE_STATUSES } from '../../subgraphs/competitions/stage-start.ts';
+import { bearer, type TestServer } from './server.ts';
 
 /** A path may be looked up when the sample runs: the id of something an earlier sample created. */
 export type Sample = { path: string | (() => Promise<string>); init?: RequestInit | (() => Promise<RequestInit>); status: number };
@@ -20,6 +22,24 @@ export interface SampleState {
   /** The event's participants that a stage takes (registered, checked in, confirmed), in registration order. */
   eligibleParticipantsOf(eventId: string): Promise<string[]>;
 }
+
+/** What the samples read of a running test server's database as they go. */
+export const sampleStateOf = (server: () => TestServer): SampleState => ({
+  revisionOf: async (eventId) => (await server().db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision,
+  pendingTransferOf: async (applicationId) =>
+    (await server().db.prisma.ownerTransfer.findFirst({ where: { applicationId, status: 'pending' }, orderBy: { createdAt: 'desc' } }))?.id ?? 'otr_none',
+  messageRevisionOf: async (id) => (await server().db.prisma.chatMessage.findUniqueOrThrow({ where: { id } })).revision,
+  latestStageOf: async (eventId) => (await server().db.prisma.stage.findFirst({ where: { eventId }, orderBy: { position: 'desc' } }))?.id ?? 'stg_none',
+  eligibleParticipantsOf: async (eventId) =>
+    (await server().db.prisma.participant.findMany({ where: { eventId, status: { in: ELIGIBLE_STATUSES } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
+  userToken: async (userId) => {
+    const token = `esp_at_sample_${randomUUID()}`;
+    await server().db.prisma.accessToken.create({
+      data: { id: `tok_sample_${randomUUID()}`, tokenHash: createHash('sha256').update(token).digest('hex'), applicationId: 'app_demo', actorType: 'user', userId, scopes: ['event:manage'], expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    return token;
+  },
+});
 
 export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
