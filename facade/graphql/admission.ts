@@ -56,20 +56,22 @@ export function validatedDocumentStore() {
 
 /**
  * The parsed document of a query text: from the cache when the text was admitted before, else parsed
- * now (and not cached: see remember); its literals checked. Null for a syntax error (Apollo Server
- * answers it in its own words). Throws the tokens limit and unstorable literals.
+ * now (and not cached: see remember); its literals checked. A syntax error is answered, as graphql-js
+ * words it (Apollo Server answers it in its own words; the realtime gateway sends it). Throws the
+ * tokens limit and unstorable literals.
  */
-export function parseQuery(query: string): Parsed | null {
+export function parseQuery(query: string): Parsed | GraphQLError {
   const cached = admitted.get(query);
   if (cached) return cached;
   let document: DocumentNode;
   try {
     document = parse(query, PARSE_OPTIONS);
   } catch (error) {
-    if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
+    if (!(error instanceof GraphQLError)) throw error;
+    if (/Document contains more th\w+ \d+ tokens/.test(error.message)) {
       throw limitError('tokens', `The query has more than ${GRAPHQL_LIMITS.tokens} tokens.`);
     }
-    return null;
+    return error;
   }
   // Literals are part of the text: checked once per text, like the parse.
   const unsafe = findUnsafeLiteral(document);
@@ -89,24 +91,48 @@ export interface Admission {
   bytes: number;
   /** The parsed document (null when there is none: Apollo Server will refuse the request). */
   document: DocumentNode | null;
+  /** The query's syntax error, when it has one (then there is no document). */
+  syntaxError?: GraphQLError;
+  /** The operation the request runs (null when the document names none that can run). */
+  operation: OperationDefinitionNode | null;
+  /** The request's variables, as an object ({} when it sent none, or none that are an object). */
+  variables: Record<string, unknown>;
   /** Caches the parse, once the request has been charged. */
   remember(): void;
 }
 
-/** Throws an ApiError (validation_failed) when the request must be refused. */
+/**
+ * The checks every GraphQL document passes before anything else reads it (of /graphql and of the
+ * realtime gateway's subscriptions), in one synchronous step: its size, its parse (or the cached one),
+ * storable literals and variables, and the limits of limits.ts, with its estimated cost. Throws an
+ * ApiError (validation_failed) when the request must be refused.
+ */
 export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): Admission {
-  const nothing = { cost: 1, bytes: 0, document: null, remember: () => undefined };
+  const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
+  const nothing: Admission = { cost: 1, bytes: 0, document: null, operation: null, variables, remember: () => undefined };
   if (typeof request.query !== 'string') return nothing; // Apollo Server answers a missing query
   const query = request.query;
   checkDocumentSize(query);
   const parsed = parseQuery(query);
-  if (!parsed) return nothing;
-  const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
+  if (parsed instanceof GraphQLError) return { ...nothing, syntaxError: parsed };
   assertStorableOperation(parsed.document, variables, false);
-  const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
-  if (!schema) return { ...nothing, document: parsed.document };
+  const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined) ?? null;
+  if (!schema) return { ...nothing, document: parsed.document, operation };
   const cost = measureDocument(schema, parsed.document, operation, operation ? withDefaults(schema, operation, variables) : variables).cost;
-  return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, remember: () => remember(query, parsed) };
+  return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, operation, variables, remember: () => remember(query, parsed) };
+}
+
+/**
+ * Spends the rest of an operation's estimated cost (a tenth, at least 1 in all) once its parse has
+ * spent 1 (`entry`). Past the quota, the refusal; else a decision whose giveBack returns both charges
+ * (a request that cannot be served spends nothing).
+ */
+export async function chargeRest(entry: Decision, cost: number, take: (points: number) => Promise<Decision>): Promise<Decision> {
+  const rest = operationPoints(cost) - 1;
+  if (rest <= 0) return entry;
+  const charged = await take(rest);
+  if (!charged.allowed) return charged;
+  return { ...charged, giveBack: () => (entry.giveBack?.(), charged.giveBack?.()) };
 }
 
 /** A GraphQL error answer of the admission (the request never reaches Apollo Server), in the media type asked for. */
@@ -162,15 +188,12 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
     }
     ctx.res.once('close', hold.release);
   }
-  const rest = operationPoints(admission.cost) - 1;
-  const charged = rest > 0 ? await chargeCaller(limits, sql, scope, ctx.ip, rest) : entry;
-  if (!charged.allowed) return refuseQuota(ctx, charged);
+  const quota = await chargeRest(entry, admission.cost, (points) => chargeCaller(limits, sql, scope, ctx.ip, points));
+  if (!quota.allowed) return refuseQuota(ctx, quota);
   admission.remember();
-  ctx.set(rateLimitHeaders(charged));
+  ctx.set(rateLimitHeaders(quota));
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
   await nextTurn();
-  // Both charges, given back together when the request cannot be served (503).
-  const quota: Decision = charged === entry ? entry : { ...charged, giveBack: () => (entry.giveBack?.(), charged.giveBack?.()) };
   return { ...admission, quota };
 }
 
