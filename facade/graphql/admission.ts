@@ -9,7 +9,7 @@
 import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ApiError, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
-import { sendError } from '../http/problem.ts';
+import { sendError, sendRateLimited } from '../http/problem.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
 import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
 import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, registerMemoryBudget } from './document-memory.ts';
@@ -17,7 +17,7 @@ import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
 import { scopeOf } from '../http/scope.ts';
 import { nextTurn } from '../http/turns.ts';
-import { addressKey, chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision } from '../http/rate-limits.ts';
+import { addressKey, chargeCaller, operationPoints, rateLimitHeaders, type Decision } from '../http/rate-limits.ts';
 
 export interface GraphQLRequestParts {
   query?: unknown;
@@ -142,9 +142,6 @@ function refuse(ctx: Context, status: number, code: ErrorCode, message: string, 
   return null;
 }
 
-const refuseQuota = (ctx: Context, quota: Decision) =>
-  refuse(ctx, 429, 'rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], refusalHeaders(quota));
-
 /**
  * Admits a /graphql request (answering what admission found), or answers it (400 over a limit, 429
  * past a quota or the client's in-flight bytes, 503 past everyone's) and answers null. In order, so that no work a client can
@@ -162,7 +159,10 @@ const refuseQuota = (ctx: Context, quota: Decision) =>
 export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<(Admission & { quota: Decision }) | null> {
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
-  if (!entry.allowed) return refuseQuota(ctx, entry);
+  if (!entry.allowed) {
+    sendRateLimited(ctx, entry);
+    return null;
+  }
   const client = addressKey(ctx.ip);
   await nextTurn();
   let admission: Admission;
@@ -189,7 +189,10 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
     ctx.res.once('close', hold.release);
   }
   const quota = await chargeRest(entry, admission.cost, (points) => chargeCaller(limits, sql, scope, ctx.ip, points));
-  if (!quota.allowed) return refuseQuota(ctx, quota);
+  if (!quota.allowed) {
+    sendRateLimited(ctx, quota);
+    return null;
+  }
   admission.remember();
   ctx.set(rateLimitHeaders(quota));
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.

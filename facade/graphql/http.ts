@@ -16,11 +16,10 @@ import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
-import { answerErrorsAsGraphQL } from '../http/problem.ts';
+import { answerErrorsAsGraphQL, sendRateLimited } from '../http/problem.ts';
 import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
-import { rateLimitedMessage, refusalHeaders, type Decision } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
 import { isSubgraphUnreachable, reportUnavailable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
@@ -137,12 +136,6 @@ function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
   } catch {
     return 'failed';
   }
-}
-
-function sendRateLimited(ctx: Context, decision: Decision) {
-  ctx.set(refusalHeaders(decision));
-  ctx.status = 429;
-  ctx.body = { errors: [{ message: rateLimitedMessage(decision), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
 }
 
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {

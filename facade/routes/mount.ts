@@ -8,7 +8,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
-import { sendError } from '../http/problem.ts';
+import { sendError, sendRateLimited } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import { refuseKeyInUrl } from '../../subgraphs/shared/api-keys.ts';
 import type { GatewayContext } from '../graphql/context.ts';
@@ -77,15 +77,12 @@ function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: numb
 }
 
 /** 429 with the limit fields and Retry-After, in the route's error format. */
-function sendRateLimited(ctx: Context, row: RouteRow, decision: Decision) {
+function refuseQuota(ctx: Context, row: RouteRow, decision: Decision) {
+  if (row.errorFormat !== 'oauth') return sendRateLimited(ctx, decision);
   ctx.set(refusalHeaders(decision));
-  if (row.errorFormat === 'oauth') {
-    ctx.status = 429;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { error: 'temporarily_unavailable', error_description: rateLimitedMessage(decision) };
-    return;
-  }
-  sendError(ctx, 429, 'rate_limited', rateLimitedMessage(decision), [{ issue: 'rate_limit_exceeded' }]);
+  ctx.status = 429;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'temporarily_unavailable', error_description: rateLimitedMessage(decision) };
 }
 
 /**
@@ -128,7 +125,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       }
       const context: GatewayContext = { scope: scopeOf(ctx) };
       const quota = await spendQuota(ctx, row, variables, context, routeLimits);
-      if ('refused' in quota) return sendRateLimited(ctx, row, quota.refused);
+      if ('refused' in quota) return refuseQuota(ctx, row, quota.refused);
       if ('spent' in quota) ctx.set(rateLimitHeaders(quota.spent));
       let result: Awaited<ReturnType<OperationRunner['run']>>;
       try {
