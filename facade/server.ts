@@ -76,7 +76,12 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       warn: (message: unknown) => logger.warn(String(message)),
       error: (message: unknown) => logger.error(String(message)),
     },
-    { local: schemas ? { db, schemas } : undefined, execution: routeExecution, logError },
+    {
+      local: schemas ? { db, schemas } : undefined,
+      execution: routeExecution,
+      logError,
+      logUnreachable: (err, suppressed, requestId) => logger.warn({ err, suppressed, requestId }, 'subgraph unreachable: answering 503'),
+    },
   );
 
   const limitStore = openRateLimitStore(db, (message, error) => logger.warn({ err: error }, message), rateLimitStore);

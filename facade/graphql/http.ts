@@ -21,7 +21,7 @@ import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
-import { isSubgraphUnreachable, reportUnavailable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 /**
  * An answer that holds a service_unavailable error (the database, or a subgraph, could not be
@@ -50,13 +50,7 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     includeStacktraceInErrorResponses: false,
     // A subgraph the gateway could not reach (distributed topology) is service_unavailable, in the
     // API's words: not INTERNAL_SERVER_ERROR with the subgraph's address in the message.
-    formatError: (formatted, error) => {
-      const original = (error as { originalError?: unknown })?.originalError ?? error;
-      if (!isSubgraphUnreachable(original)) return formatted;
-      reportUnavailable((err, suppressed) => logger.warn({ err, suppressed }, 'subgraph unreachable: answering 503'), original, 'subgraph');
-      const unavailable = subgraphUnavailable();
-      return { message: unavailable.message, path: formatted.path, extensions: unavailable.extensions };
-    },
+    formatError: (formatted, error) => unreachableAsUnavailable(formatted, error, (err, suppressed) => logger.warn({ err, suppressed }, 'subgraph unreachable: answering 503')),
     parseOptions: PARSE_OPTIONS,
     validationRules: [knownOperationTypesRule, conditionalIntrospectionRule],
     // Bounded in bytes (admission.ts), not by Apollo's estimate of a document's JSON.

@@ -17,7 +17,7 @@ import type { RouteInput, RouteRow } from './table.ts';
 import type { SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CredentialCheck } from '../http/credential-checks.ts';
-import { isSubgraphUnreachable, reportUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 export interface RouteLimits {
   limits: RateLimits;
@@ -60,8 +60,9 @@ export function statusOfGraphQLError(error: GraphQLFormattedError): { status: nu
   const code = error.extensions?.code;
   if (isErrorCode(code)) return { status: errorStatus[code], code };
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') return { status: 400, code: 'validation_failed' };
-  // A subgraph that could not be reached at all: the service behind the route is unavailable.
-  if (error.extensions?.serviceName || isSubgraphUnreachable(error)) return { status: 503, code: 'service_unavailable' };
+  // A subgraph that could not serve the gateway's fetch: the service behind the route is unavailable.
+  // (One it could not reach at all comes as service_unavailable already: the runner says so.)
+  if (error.extensions?.serviceName) return { status: 503, code: 'service_unavailable' };
   return { status: 500, code: 'internal' };
 }
 
@@ -142,12 +143,10 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         const { status, code } = statusOfGraphQLError(error);
         // A request the service could not serve spends nothing (the client is asked to retry).
         if (status === 503 && 'spent' in quota) quota.spent.giveBack?.();
-        // An outage is logged once in a while, not per request: the database's where it was met, an
-        // unreachable subgraph's here.
+        // An outage is logged once in a while, not per request, where it was met: the database's by
+        // the subgraph, an unreachable subgraph's by the runner.
         const issue = (error.extensions?.details as ErrorDetail[] | undefined)?.[0]?.issue;
-        if (issue === 'subgraph_unavailable') {
-          reportUnavailable((err, suppressed) => logger.warn({ err, suppressed, requestId: ctx.state.requestId }, 'subgraph unreachable: answering 503'), result.errors![0], 'subgraph');
-        } else if (status >= 500 && issue !== 'database_unavailable') {
+        if (status >= 500 && issue !== 'database_unavailable' && issue !== 'subgraph_unavailable') {
           logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         }
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);

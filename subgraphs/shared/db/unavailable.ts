@@ -8,6 +8,7 @@
 // holds the driver adapter's error under meta.driverAdapterError, whose cause names the kind or the
 // SQLSTATE) and by graphql-js (originalError): the whole chain is looked at. Beside it, the same for a
 // subgraph the gateway cannot reach (the distributed topology), and the throttle of their log lines.
+import type { GraphQLFormattedError } from 'graphql';
 import { ApiError } from '../errors.ts';
 import { backoffDelay } from '../failure-run.ts';
 
@@ -86,6 +87,21 @@ export function subgraphUnavailable(): ApiError {
     headers: { 'Retry-After': String(seconds) },
     extensions: { retryAfter: seconds },
   });
+}
+
+/**
+ * A gateway error as the API tells it: the gateway hands on a failed fetch to a subgraph (distributed
+ * topology) as the fetch's own error, whose message names the subgraph's address; it is
+ * subgraph_unavailable (503) instead, in the formatted error's place. The fetch's error (the address,
+ * the errno) is reported here (reportUnavailable), while it is still at hand. Any other error is
+ * answered as `formatted`.
+ */
+export function unreachableAsUnavailable(formatted: GraphQLFormattedError, error: unknown, log: (error: unknown, suppressed: number) => void): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown } | null)?.originalError ?? error;
+  if (!isSubgraphUnreachable(original) && !isSubgraphUnreachable(error)) return formatted;
+  reportUnavailable(log, original, 'subgraph');
+  const unavailable = subgraphUnavailable();
+  return { message: unavailable.message, path: formatted.path, extensions: unavailable.extensions };
 }
 
 /** The error as the client should see it: database_unavailable when the database could not be reached, else itself. */
