@@ -18,9 +18,6 @@ export function documentBytes(tokens: number, textLength: number): number {
   return 2048 + 600 * tokens + 24 * textLength;
 }
 
-/** The bound for a text not parsed yet: it has at most one token per character, and at most the limit. */
-export const textBytes = (text: string) => documentBytes(Math.min(GRAPHQL_LIMITS.tokens, text.length), text.length);
-
 /** The bound for a parsed document (graphql-js records its token count on it). */
 export function parsedBytes(document: DocumentNode, text?: string): number {
   const tokens = (document as { tokenCount?: number }).tokenCount ?? GRAPHQL_LIMITS.tokens;

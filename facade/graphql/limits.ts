@@ -292,7 +292,7 @@ function walkDefinition(
 }
 
 /** What an operation definition counts against `selections` before its own selections. */
-export const OPERATION_STEPS = 20;
+const OPERATION_STEPS = 20;
 
 /** Above every limit, below Infinity: costs are clamped to it. */
 const MAX_COST = Number.MAX_SAFE_INTEGER;
@@ -349,9 +349,4 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, o
     if (error instanceof LimitExceeded) throw limitError(error.limit, error.detail);
     throw error;
   }
-}
-
-/** The costs of one operation of the document; the document's other definitions are held to the limits too. */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): OperationCosts {
-  return measureDocument(schema, document, operation, variables);
 }

@@ -11,7 +11,7 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, d
   return { error: { code, message, requestId, ...(details?.length ? { details } : {}) } };
 }
 
-export function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
+function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
   return { errors: [{ message, extensions: { code, ...(details?.length ? { details } : {}), requestId } }] };
 }
 

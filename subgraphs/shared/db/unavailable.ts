@@ -112,19 +112,18 @@ export const unavailableOr = (error: unknown): unknown => (isDatabaseUnavailable
 const REPORT_EVERY_MS = 10_000;
 const reports = { database: { at: 0, unreported: 0 }, subgraph: { at: 0, unreported: 0 } };
 
-/** Logs a request's database (or subgraph) unavailable error, at most once every 10 s per process; answers whether it did. */
-export function reportUnavailable(log: (error: unknown, suppressed: number) => void, error: unknown, kind: keyof typeof reports = 'database'): boolean {
+/** Logs a request's database (or subgraph) unavailable error, at most once every 10 s per process. */
+export function reportUnavailable(log: (error: unknown, suppressed: number) => void, error: unknown, kind: keyof typeof reports = 'database'): void {
   const report = reports[kind];
   const now = Date.now();
   if (now - report.at < REPORT_EVERY_MS) {
     report.unreported++;
-    return false;
+    return;
   }
   report.at = now;
   const suppressed = report.unreported;
   report.unreported = 0;
   log(error, suppressed);
-  return true;
 }
 
 /**
