@@ -12,7 +12,7 @@ import { ApiError, type ErrorCode, type ErrorDetail } from '../../subgraphs/shar
 import { sendError, sendRateLimited } from '../http/problem.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
 import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
-import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, registerMemoryBudget } from './document-memory.ts';
+import { DOCUMENT_MEMORY, asKeyValueCache, budgetedCache, inFlightDocuments, parsedBytes } from './document-memory.ts';
 import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
 import { scopeOf } from '../http/scope.ts';
@@ -33,8 +33,7 @@ export interface Parsed {
 
 // By query text: the parse of every admitted text, shared by the requests (and gateway subscriptions)
 // that send it again. The text is the document's own source, so it is counted once, in its size.
-const admitted = byteBoundedCache<string, Parsed>(DOCUMENT_MEMORY.cacheBytes, (parsed) => parsed.bytes);
-registerMemoryBudget('graphql_parsed_documents', DOCUMENT_MEMORY.cacheBytes, () => admitted.calculatedSize);
+const admitted = budgetedCache<string, Parsed>('graphql_parsed_documents', DOCUMENT_MEMORY.cacheBytes, (parsed) => parsed.bytes);
 
 export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
 
@@ -44,14 +43,7 @@ export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
  * what it holds.
  */
 export function validatedDocumentStore() {
-  const store = byteBoundedCache<string, DocumentNode>(DOCUMENT_MEMORY.cacheBytes, (document) => parsedBytes(document));
-  registerMemoryBudget('graphql_validated_documents', DOCUMENT_MEMORY.cacheBytes, () => store.calculatedSize);
-  // Apollo's KeyValueCache interface.
-  return {
-    get: async (key: string) => store.get(key),
-    set: async (key: string, value: DocumentNode) => void store.set(key, value),
-    delete: async (key: string) => store.delete(key),
-  };
+  return asKeyValueCache(budgetedCache<string, DocumentNode>('graphql_validated_documents', DOCUMENT_MEMORY.cacheBytes, (document) => parsedBytes(document)));
 }
 
 /**

@@ -131,4 +131,21 @@ export function memoryBudgets(): { name: string; used: number; limit: number }[]
   return [...budgets].map(([name, { used, limit }]) => ({ name, used: used(), limit }));
 }
 
+/** A byte-bounded cache (byteBoundedCache) whose bytes /metrics reports as the budget `name`. */
+export function budgetedCache<K extends {}, V extends {}>(name: string, maxBytes: number, sizeOf: (value: V, key: K) => number): LRUCache<K, V> {
+  const cache = byteBoundedCache<K, V>(maxBytes, sizeOf);
+  registerMemoryBudget(name, maxBytes, () => cache.calculatedSize);
+  return cache;
+}
+
+/** A cache by text as the KeyValueCache interface of Apollo's utils (Apollo Server's document store, the gateway's query plans). */
+export function asKeyValueCache<V extends {}>(cache: LRUCache<string, V>) {
+  return {
+    get: async (key: string) => cache.get(key),
+    set: async (key: string, value: V) => void cache.set(key, value),
+    delete: async (key: string) => cache.delete(key),
+    clear: () => cache.clear(),
+  };
+}
+
 registerMemoryBudget('graphql_in_flight_documents', DOCUMENT_MEMORY.inFlightBytes, () => inFlightDocuments.bytes);
