@@ -156,11 +156,8 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (!admission) return;
     // A field that checks a client secret is a check like /oauth/token's: the same failures of the
     // address and the same quota of the client.
-    const variables = parts.variables && typeof parts.variables === 'object' && !Array.isArray(parts.variables) ? (parts.variables as Record<string, unknown>) : {};
-    const credential =
-      gateway.schema && admission.document
-        ? credentialSelection(gateway.schema, admission.document, typeof parts.operationName === 'string' ? parts.operationName : undefined, variables)
-        : null;
+    const { document, operation, variables } = admission;
+    const credential = gateway.schema && document && operation ? credentialSelection(gateway.schema, document, operation, variables) : null;
     let check: CredentialCheck | undefined;
     if (credential) {
       const admitted = await beginCredentialCheck(limits, ctx.ip, credential.clientId);

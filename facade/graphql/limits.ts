@@ -306,9 +306,6 @@ function checkOperationTotals({ rootFields, cost }: OperationCosts): void {
   }
 }
 
-const rootTypeOf = (schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLCompositeType | null =>
-  (operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()) ?? null;
-
 /**
  * Measures every definition of the document (each operation, and each fragment on its own type
  * condition: validation reads them all, used or not) against the limits and answers the costs of
@@ -332,7 +329,7 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, o
       // Validation works through each operation's fragments again (its variables): an operation
       // counts as OPERATION_STEPS selections besides its own.
       budget.selections -= OPERATION_STEPS;
-      const rootType = rootTypeOf(schema, definition);
+      const rootType = schema.getRootType(definition.operation) ?? null;
       const costs = walkDefinition(schema, fragments, rootType, definition.selectionSet, rootType, variables, budget, reached);
       checkOperationTotals(costs);
       if (definition === operation) measured = costs;
