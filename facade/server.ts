@@ -25,7 +25,6 @@ import { routeTable } from './routes/index.ts';
 import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
 import { mountAuthorizePages } from './oauth/authorize.ts';
 import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig } from './http/rate-limits.ts';
-import { refreshTokenReuseSeconds } from '../subgraphs/developer/oauth/model.ts';
 
 export interface PlatformOptions {
   db: Database;
@@ -59,8 +58,8 @@ function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
 }
 
 export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
-  // Settings first: one that cannot be read stops the start before anything is opened.
-  refreshTokenReuseSeconds();
+  // Settings first: one that cannot be read stops the start before anything is opened. (The
+  // subgraphs check their own as they load: subgraphs/index.ts.)
   const proxies = trustedProxies();
   const issuer = new Issuer();
   const logger = createLogger();
@@ -76,7 +75,12 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       warn: (message: unknown) => logger.warn(String(message)),
       error: (message: unknown) => logger.error(String(message)),
     },
-    { local: schemas ? { db, schemas } : undefined, execution: routeExecution, logError },
+    {
+      local: schemas ? { db, schemas } : undefined,
+      execution: routeExecution,
+      logError,
+      logUnreachable: (err, suppressed, requestId) => logger.warn({ err, suppressed, requestId }, 'subgraph unreachable: answering 503'),
+    },
   );
 
   const limitStore = openRateLimitStore(db, (message, error) => logger.warn({ err: error }, message), rateLimitStore);

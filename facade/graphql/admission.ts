@@ -9,15 +9,15 @@
 import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ApiError, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
-import { sendError } from '../http/problem.ts';
+import { sendError, sendRateLimited } from '../http/problem.ts';
 import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/shared/input-safety.ts';
 import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
-import { DOCUMENT_MEMORY, byteBoundedCache, inFlightDocuments, parsedBytes, registerMemoryBudget } from './document-memory.ts';
+import { DOCUMENT_MEMORY, asKeyValueCache, budgetedCache, inFlightDocuments, parsedBytes } from './document-memory.ts';
 import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
 import { scopeOf } from '../http/scope.ts';
 import { nextTurn } from '../http/turns.ts';
-import { addressKey, chargeCaller, operationPoints, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision } from '../http/rate-limits.ts';
+import { addressKey, chargeCaller, operationPoints, rateLimitHeaders, type Decision } from '../http/rate-limits.ts';
 
 export interface GraphQLRequestParts {
   query?: unknown;
@@ -33,8 +33,7 @@ export interface Parsed {
 
 // By query text: the parse of every admitted text, shared by the requests (and gateway subscriptions)
 // that send it again. The text is the document's own source, so it is counted once, in its size.
-const admitted = byteBoundedCache<string, Parsed>(DOCUMENT_MEMORY.cacheBytes, (parsed) => parsed.bytes);
-registerMemoryBudget('graphql_parsed_documents', DOCUMENT_MEMORY.cacheBytes, () => admitted.calculatedSize);
+const admitted = budgetedCache<string, Parsed>('graphql_parsed_documents', DOCUMENT_MEMORY.cacheBytes, (parsed) => parsed.bytes);
 
 export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
 
@@ -44,32 +43,27 @@ export const PARSE_OPTIONS = { maxTokens: GRAPHQL_LIMITS.tokens };
  * what it holds.
  */
 export function validatedDocumentStore() {
-  const store = byteBoundedCache<string, DocumentNode>(DOCUMENT_MEMORY.cacheBytes, (document) => parsedBytes(document));
-  registerMemoryBudget('graphql_validated_documents', DOCUMENT_MEMORY.cacheBytes, () => store.calculatedSize);
-  // Apollo's KeyValueCache interface.
-  return {
-    get: async (key: string) => store.get(key),
-    set: async (key: string, value: DocumentNode) => void store.set(key, value),
-    delete: async (key: string) => store.delete(key),
-  };
+  return asKeyValueCache(budgetedCache<string, DocumentNode>('graphql_validated_documents', DOCUMENT_MEMORY.cacheBytes, (document) => parsedBytes(document)));
 }
 
 /**
  * The parsed document of a query text: from the cache when the text was admitted before, else parsed
- * now (and not cached: see remember); its literals checked. Null for a syntax error (Apollo Server
- * answers it in its own words). Throws the tokens limit and unstorable literals.
+ * now (and not cached: see remember); its literals checked. A syntax error is answered, as graphql-js
+ * words it (Apollo Server answers it in its own words; the realtime gateway sends it). Throws the
+ * tokens limit and unstorable literals.
  */
-export function parseQuery(query: string): Parsed | null {
+export function parseQuery(query: string): Parsed | GraphQLError {
   const cached = admitted.get(query);
   if (cached) return cached;
   let document: DocumentNode;
   try {
     document = parse(query, PARSE_OPTIONS);
   } catch (error) {
-    if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
+    if (!(error instanceof GraphQLError)) throw error;
+    if (/Document contains more th\w+ \d+ tokens/.test(error.message)) {
       throw limitError('tokens', `The query has more than ${GRAPHQL_LIMITS.tokens} tokens.`);
     }
-    return null;
+    return error;
   }
   // Literals are part of the text: checked once per text, like the parse.
   const unsafe = findUnsafeLiteral(document);
@@ -89,24 +83,48 @@ export interface Admission {
   bytes: number;
   /** The parsed document (null when there is none: Apollo Server will refuse the request). */
   document: DocumentNode | null;
+  /** The query's syntax error, when it has one (then there is no document). */
+  syntaxError?: GraphQLError;
+  /** The operation the request runs (null when the document names none that can run). */
+  operation: OperationDefinitionNode | null;
+  /** The request's variables, as an object ({} when it sent none, or none that are an object). */
+  variables: Record<string, unknown>;
   /** Caches the parse, once the request has been charged. */
   remember(): void;
 }
 
-/** Throws an ApiError (validation_failed) when the request must be refused. */
+/**
+ * The checks every GraphQL document passes before anything else reads it (of /graphql and of the
+ * realtime gateway's subscriptions), in one synchronous step: its size, its parse (or the cached one),
+ * storable literals and variables, and the limits of limits.ts, with its estimated cost. Throws an
+ * ApiError (validation_failed) when the request must be refused.
+ */
 export function admitGraphQLRequest(schema: GraphQLSchema | undefined, request: GraphQLRequestParts): Admission {
-  const nothing = { cost: 1, bytes: 0, document: null, remember: () => undefined };
+  const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
+  const nothing: Admission = { cost: 1, bytes: 0, document: null, operation: null, variables, remember: () => undefined };
   if (typeof request.query !== 'string') return nothing; // Apollo Server answers a missing query
   const query = request.query;
   checkDocumentSize(query);
   const parsed = parseQuery(query);
-  if (!parsed) return nothing;
-  const variables = request.variables && typeof request.variables === 'object' && !Array.isArray(request.variables) ? (request.variables as Record<string, unknown>) : {};
+  if (parsed instanceof GraphQLError) return { ...nothing, syntaxError: parsed };
   assertStorableOperation(parsed.document, variables, false);
-  const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined);
-  if (!schema) return { ...nothing, document: parsed.document };
+  const operation = getOperationAST(parsed.document, typeof request.operationName === 'string' ? request.operationName : undefined) ?? null;
+  if (!schema) return { ...nothing, document: parsed.document, operation };
   const cost = measureDocument(schema, parsed.document, operation, operation ? withDefaults(schema, operation, variables) : variables).cost;
-  return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, remember: () => remember(query, parsed) };
+  return { cost: operation ? cost : 1, bytes: parsed.bytes, document: parsed.document, operation, variables, remember: () => remember(query, parsed) };
+}
+
+/**
+ * Spends the rest of an operation's estimated cost (a tenth, at least 1 in all) once its parse has
+ * spent 1 (`entry`). Past the quota, the refusal; else a decision whose giveBack returns both charges
+ * (a request that cannot be served spends nothing).
+ */
+export async function chargeRest(entry: Decision, cost: number, take: (points: number) => Promise<Decision>): Promise<Decision> {
+  const rest = operationPoints(cost) - 1;
+  if (rest <= 0) return entry;
+  const charged = await take(rest);
+  if (!charged.allowed) return charged;
+  return { ...charged, giveBack: () => (entry.giveBack?.(), charged.giveBack?.()) };
 }
 
 /** A GraphQL error answer of the admission (the request never reaches Apollo Server), in the media type asked for. */
@@ -115,9 +133,6 @@ function refuse(ctx: Context, status: number, code: ErrorCode, message: string, 
   sendError(ctx, status, code, message, details);
   return null;
 }
-
-const refuseQuota = (ctx: Context, quota: Decision) =>
-  refuse(ctx, 429, 'rate_limited', rateLimitedMessage(quota), [{ issue: 'rate_limit_exceeded' }], refusalHeaders(quota));
 
 /**
  * Admits a /graphql request (answering what admission found), or answers it (400 over a limit, 429
@@ -136,7 +151,10 @@ const refuseQuota = (ctx: Context, quota: Decision) =>
 export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<(Admission & { quota: Decision }) | null> {
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
-  if (!entry.allowed) return refuseQuota(ctx, entry);
+  if (!entry.allowed) {
+    sendRateLimited(ctx, entry);
+    return null;
+  }
   const client = addressKey(ctx.ip);
   await nextTurn();
   let admission: Admission;
@@ -162,15 +180,15 @@ export async function admitOperation(ctx: Context, schema: GraphQLSchema | undef
     }
     ctx.res.once('close', hold.release);
   }
-  const rest = operationPoints(admission.cost) - 1;
-  const charged = rest > 0 ? await chargeCaller(limits, sql, scope, ctx.ip, rest) : entry;
-  if (!charged.allowed) return refuseQuota(ctx, charged);
+  const quota = await chargeRest(entry, admission.cost, (points) => chargeCaller(limits, sql, scope, ctx.ip, points));
+  if (!quota.allowed) {
+    sendRateLimited(ctx, quota);
+    return null;
+  }
   admission.remember();
-  ctx.set(rateLimitHeaders(charged));
+  ctx.set(rateLimitHeaders(quota));
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
   await nextTurn();
-  // Both charges, given back together when the request cannot be served (503).
-  const quota: Decision = charged === entry ? entry : { ...charged, giveBack: () => (entry.giveBack?.(), charged.giveBack?.()) };
   return { ...admission, quota };
 }
 

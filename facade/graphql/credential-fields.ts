@@ -6,12 +6,12 @@
 import {
   getArgumentValues,
   getNamedType,
-  getOperationAST,
   getVariableValues,
   isInputObjectType,
   Kind,
   type DocumentNode,
   type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
@@ -58,30 +58,32 @@ export interface CredentialSelection {
 }
 
 /** The root fields an operation selects, fragments expanded (each once, so that cycles end). */
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>(), into: FieldNode[] = []): FieldNode[] {
+function rootFields(fragments: Map<string, FragmentDefinitionNode>, selectionSet: SelectionSetNode, seen = new Set<string>(), into: FieldNode[] = []): FieldNode[] {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) into.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFields(document, selection.selectionSet, seen, into);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFields(fragments, selection.selectionSet, seen, into);
     else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
-      const fragment = document.definitions.find((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFields(document, fragment.selectionSet, seen, into);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) rootFields(fragments, fragment.selectionSet, seen, into);
     }
   }
   return into;
 }
 
 /**
- * The field of the operation that checks a secret, or null when it selects none; throws
- * validation_failed when it selects more than one.
+ * The field of the operation (the one of the document that runs) that checks a secret, or null when
+ * it selects none; throws validation_failed when it selects more than one.
  */
-export function credentialSelection(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): CredentialSelection | null {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return null;
-  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+export function credentialSelection(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): CredentialSelection | null {
+  const root = schema.getRootType(operation.operation);
   const names = root ? credentialFieldsOf(schema).get(root) : undefined;
   if (!root || !names?.size) return null;
-  const selected = rootFields(document, operation.selectionSet).filter((field) => names.has(field.name.value));
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const selected = rootFields(fragments, operation.selectionSet).filter((field) => names.has(field.name.value));
   if (selected.length === 0) return null;
   if (selected.length > 1) {
     const field = selected[0].name.value;

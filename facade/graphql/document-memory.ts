@@ -18,9 +18,6 @@ export function documentBytes(tokens: number, textLength: number): number {
   return 2048 + 600 * tokens + 24 * textLength;
 }
 
-/** The bound for a text not parsed yet: it has at most one token per character, and at most the limit. */
-export const textBytes = (text: string) => documentBytes(Math.min(GRAPHQL_LIMITS.tokens, text.length), text.length);
-
 /** The bound for a parsed document (graphql-js records its token count on it). */
 export function parsedBytes(document: DocumentNode, text?: string): number {
   const tokens = (document as { tokenCount?: number }).tokenCount ?? GRAPHQL_LIMITS.tokens;
@@ -132,6 +129,23 @@ export function registerMemoryBudget(name: string, limit: number, used: () => nu
 
 export function memoryBudgets(): { name: string; used: number; limit: number }[] {
   return [...budgets].map(([name, { used, limit }]) => ({ name, used: used(), limit }));
+}
+
+/** A byte-bounded cache (byteBoundedCache) whose bytes /metrics reports as the budget `name`. */
+export function budgetedCache<K extends {}, V extends {}>(name: string, maxBytes: number, sizeOf: (value: V, key: K) => number): LRUCache<K, V> {
+  const cache = byteBoundedCache<K, V>(maxBytes, sizeOf);
+  registerMemoryBudget(name, maxBytes, () => cache.calculatedSize);
+  return cache;
+}
+
+/** A cache by text as the KeyValueCache interface of Apollo's utils (Apollo Server's document store, the gateway's query plans). */
+export function asKeyValueCache<V extends {}>(cache: LRUCache<string, V>) {
+  return {
+    get: async (key: string) => cache.get(key),
+    set: async (key: string, value: V) => void cache.set(key, value),
+    delete: async (key: string) => cache.delete(key),
+    clear: () => cache.clear(),
+  };
 }
 
 registerMemoryBudget('graphql_in_flight_documents', DOCUMENT_MEMORY.inFlightBytes, () => inFlightDocuments.bytes);

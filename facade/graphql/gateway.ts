@@ -10,7 +10,7 @@ import { supergraphPath } from '../../schema/compose.ts';
 import type { GatewayContext } from './context.ts';
 import { InProcessDataSource } from './in-process-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER } from '../../subgraphs/shared/subgraph-secret.ts';
-import { byteBoundedCache, registerMemoryBudget } from './document-memory.ts';
+import { asKeyValueCache, budgetedCache } from './document-memory.ts';
 
 export type SubgraphUrls = Partial<Record<SubgraphName, string>>;
 
@@ -73,17 +73,7 @@ export const QUERY_PLAN_CACHE_BYTES = 4 * 1024 * 1024;
  */
 export const planBytes = (plan: unknown) => 16 * 1024 + 32 * JSON.stringify(plan).length;
 
-function queryPlanStore() {
-  const store = byteBoundedCache<string, QueryPlan>(QUERY_PLAN_CACHE_BYTES, planBytes);
-  registerMemoryBudget('gateway_query_plans', QUERY_PLAN_CACHE_BYTES, () => store.calculatedSize);
-  // The KeyValueCache interface of Apollo's utils.
-  return {
-    get: async (key: string) => store.get(key),
-    set: async (key: string, value: QueryPlan) => void store.set(key, value),
-    delete: async (key: string) => store.delete(key),
-    clear: () => store.clear(),
-  };
-}
+const queryPlanStore = () => asKeyValueCache(budgetedCache<string, QueryPlan>('gateway_query_plans', QUERY_PLAN_CACHE_BYTES, planBytes));
 
 export interface GatewayOptions {
   db: Database;

@@ -16,13 +16,12 @@ import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
-import { answerErrorsAsGraphQL } from '../http/problem.ts';
+import { answerErrorsAsGraphQL, sendRateLimited } from '../http/problem.ts';
 import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
-import { rateLimitedMessage, refusalHeaders, type Decision } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
-import { isSubgraphUnreachable, reportUnavailable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 /**
  * An answer that holds a service_unavailable error (the database, or a subgraph, could not be
@@ -51,13 +50,7 @@ export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger)
     includeStacktraceInErrorResponses: false,
     // A subgraph the gateway could not reach (distributed topology) is service_unavailable, in the
     // API's words: not INTERNAL_SERVER_ERROR with the subgraph's address in the message.
-    formatError: (formatted, error) => {
-      const original = (error as { originalError?: unknown })?.originalError ?? error;
-      if (!isSubgraphUnreachable(original)) return formatted;
-      reportUnavailable((err, suppressed) => logger.warn({ err, suppressed }, 'subgraph unreachable: answering 503'), original, 'subgraph');
-      const unavailable = subgraphUnavailable();
-      return { message: unavailable.message, path: formatted.path, extensions: unavailable.extensions };
-    },
+    formatError: (formatted, error) => unreachableAsUnavailable(formatted, error, (err, suppressed) => logger.warn({ err, suppressed }, 'subgraph unreachable: answering 503')),
     parseOptions: PARSE_OPTIONS,
     validationRules: [knownOperationTypesRule, conditionalIntrospectionRule],
     // Bounded in bytes (admission.ts), not by Apollo's estimate of a document's JSON.
@@ -139,12 +132,6 @@ function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
   }
 }
 
-function sendRateLimited(ctx: Context, decision: Decision) {
-  ctx.set(refusalHeaders(decision));
-  ctx.status = 429;
-  ctx.body = { errors: [{ message: rateLimitedMessage(decision), extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], requestId: ctx.state.requestId } }] };
-}
-
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
   const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
@@ -169,11 +156,8 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (!admission) return;
     // A field that checks a client secret is a check like /oauth/token's: the same failures of the
     // address and the same quota of the client.
-    const variables = parts.variables && typeof parts.variables === 'object' && !Array.isArray(parts.variables) ? (parts.variables as Record<string, unknown>) : {};
-    const credential =
-      gateway.schema && admission.document
-        ? credentialSelection(gateway.schema, admission.document, typeof parts.operationName === 'string' ? parts.operationName : undefined, variables)
-        : null;
+    const { document, operation, variables } = admission;
+    const credential = gateway.schema && document && operation ? credentialSelection(gateway.schema, document, operation, variables) : null;
     let check: CredentialCheck | undefined;
     if (credential) {
       const admitted = await beginCredentialCheck(limits, ctx.ip, credential.clientId);

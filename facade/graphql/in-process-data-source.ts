@@ -9,7 +9,8 @@ import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 import type { ApiError } from '../../subgraphs/shared/errors.ts';
 import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import type { GatewayContext } from './context.ts';
-import { byteBoundedCache, parsedBytes, registerMemoryBudget } from './document-memory.ts';
+import type { LRUCache } from 'lru-cache';
+import { budgetedCache, parsedBytes } from './document-memory.ts';
 
 /**
  * Bytes of parsed subgraph operations each subgraph keeps. The planner writes them from the client's
@@ -19,7 +20,7 @@ import { byteBoundedCache, parsedBytes, registerMemoryBudget } from './document-
 export const SUBGRAPH_DOCUMENT_CACHE_BYTES = 1024 * 1024;
 
 export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
-  private readonly documents = byteBoundedCache<string, DocumentNode>(SUBGRAPH_DOCUMENT_CACHE_BYTES, (document, query) => parsedBytes(document, query));
+  private readonly documents: LRUCache<string, DocumentNode>;
 
   constructor(
     private readonly name: string,
@@ -27,7 +28,7 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
     private readonly db: Database,
     private readonly logError: (error: unknown) => void,
   ) {
-    registerMemoryBudget(`subgraph_documents_${name}`, SUBGRAPH_DOCUMENT_CACHE_BYTES, () => this.documents.calculatedSize);
+    this.documents = budgetedCache(`subgraph_documents_${name}`, SUBGRAPH_DOCUMENT_CACHE_BYTES, (document, query) => parsedBytes(document, query));
   }
 
   async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {

@@ -292,7 +292,7 @@ function walkDefinition(
 }
 
 /** What an operation definition counts against `selections` before its own selections. */
-export const OPERATION_STEPS = 20;
+const OPERATION_STEPS = 20;
 
 /** Above every limit, below Infinity: costs are clamped to it. */
 const MAX_COST = Number.MAX_SAFE_INTEGER;
@@ -305,9 +305,6 @@ function checkOperationTotals({ rootFields, cost }: OperationCosts): void {
     throw new LimitExceeded('cost', `The operation's estimated cost is ${cost}; at most ${GRAPHQL_LIMITS.cost} (lists count with their limit, 20 when none is given).`);
   }
 }
-
-const rootTypeOf = (schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLCompositeType | null =>
-  (operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()) ?? null;
 
 /**
  * Measures every definition of the document (each operation, and each fragment on its own type
@@ -332,7 +329,7 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, o
       // Validation works through each operation's fragments again (its variables): an operation
       // counts as OPERATION_STEPS selections besides its own.
       budget.selections -= OPERATION_STEPS;
-      const rootType = rootTypeOf(schema, definition);
+      const rootType = schema.getRootType(definition.operation) ?? null;
       const costs = walkDefinition(schema, fragments, rootType, definition.selectionSet, rootType, variables, budget, reached);
       checkOperationTotals(costs);
       if (definition === operation) measured = costs;
@@ -349,9 +346,4 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, o
     if (error instanceof LimitExceeded) throw limitError(error.limit, error.detail);
     throw error;
   }
-}
-
-/** The costs of one operation of the document; the document's other definitions are held to the limits too. */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): OperationCosts {
-  return measureDocument(schema, document, operation, variables);
 }

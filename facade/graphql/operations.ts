@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { operationFromDocument } from '@apollo/federation-internals';
-import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
 import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
-import { isSubgraphUnreachable, subgraphUnavailable } from '../../subgraphs/shared/db/unavailable.ts';
+import { unreachableAsUnavailable } from '../../subgraphs/shared/db/unavailable.ts';
 import type { GatewayContext } from './context.ts';
 import { gatewayExecutor, gatewayQueryPlanner, type ExecutorResult } from './gateway-internals.ts';
 
@@ -40,17 +40,6 @@ export function prepareOperation(source: string): PreparedOperation {
 
 export type OperationResult = ExecutorResult;
 
-/**
- * A gateway error as the API tells it: the gateway hands on a failed fetch to a subgraph (distributed
- * topology) as the fetch's own error, whose message names the subgraph's address; it is
- * subgraph_unavailable (503) instead.
- */
-function asApiFormatted(error: GraphQLFormattedError): GraphQLFormattedError {
-  if (!isSubgraphUnreachable(error)) return error;
-  const unavailable = subgraphUnavailable();
-  return { message: unavailable.message, path: error.path, extensions: unavailable.extensions };
-}
-
 export interface LocalSubgraphs {
   db: Database;
   schemas: Record<string, GraphQLSchema>;
@@ -62,6 +51,8 @@ export interface RunnerOptions {
   /** 'gateway' sends every operation through the gateway (for tests that compare both ways). */
   execution?: 'auto' | 'gateway';
   logError: (error: unknown) => void;
+  /** Logs (throttled, reportUnavailable) the error of a subgraph the gateway could not reach. */
+  logUnreachable: (error: unknown, suppressed: number, requestId: string) => void;
 }
 
 interface DirectTarget {
@@ -143,7 +134,10 @@ export class OperationRunner {
     };
     // The request context Apollo Server would have built, minus parsing and validation done above.
     const result = await gatewayExecutor(this.gateway)(requestContext);
-    return result.errors ? { ...result, errors: result.errors.map(asApiFormatted) } : result;
+    if (!result.errors) return result;
+    // A subgraph that could not be reached is subgraph_unavailable (503), without its address.
+    const log = (error: unknown, suppressed: number) => this.options.logUnreachable(error, suppressed, context.scope.requestId);
+    return { ...result, errors: result.errors.map((error) => unreachableAsUnavailable(error, error, log)) };
   }
 
   private async runOnSubgraph(

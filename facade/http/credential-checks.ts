@@ -28,7 +28,7 @@ export async function beginCredentialCheck(limits: RateLimits, address: string, 
   if (!reserved.allowed) return { refused: reserved };
   const spent = clientId === undefined ? null : await limits.clientOver(clientId);
   if (spent) {
-    await limits.releaseAuthFailure(address);
+    reserved.giveBack?.();
     return { refused: spent };
   }
   let settled: Promise<Decision> | null = null;
@@ -37,7 +37,7 @@ export async function beginCredentialCheck(limits: RateLimits, address: string, 
       settle(outcome) {
         settled ??= (async () => {
           if (outcome === 'failed') return reserved;
-          await limits.releaseAuthFailure(address);
+          reserved.giveBack?.();
           if (outcome === 'authenticated' && clientId !== undefined) return limits.chargeClient(clientId);
           return reserved;
         })();

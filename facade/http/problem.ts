@@ -5,12 +5,13 @@
 import type { Context } from 'koa';
 import type { ApiError, ErrorCode, ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { rateLimitedMessage, refusalHeaders, type Decision } from './rate-limits.ts';
 
 export function errorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
   return { error: { code, message, requestId, ...(details?.length ? { details } : {}) } };
 }
 
-export function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
+function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
   return { errors: [{ message, extensions: { code, ...(details?.length ? { details } : {}), requestId } }] };
 }
 
@@ -39,4 +40,10 @@ export function sendError(ctx: Context, status: number, code: ErrorCode, message
 export function sendApiError(ctx: Context, error: ApiError): void {
   for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
   sendError(ctx, error.status, error.code, error.message, error.details);
+}
+
+/** 429 for a decision past its quota: the limit fields and Retry-After, and the error body of the route's format. */
+export function sendRateLimited(ctx: Context, decision: Decision): void {
+  ctx.set(refusalHeaders(decision));
+  sendError(ctx, 429, 'rate_limited', rateLimitedMessage(decision), [{ issue: 'rate_limit_exceeded' }]);
 }

@@ -124,7 +124,12 @@ export class PolicyCounter {
       // request (an expensive operation, say) spends nothing.
       try {
         const result = await this.limiter.consume(key, points);
-        return { ...this.decision(true, result.consumedPoints, now + result.msBeforeNext, now), giveBack: once(() => void this.limiter.reward(key, points).catch(() => undefined)) };
+        const resetAt = now + result.msBeforeNext;
+        // Only into the window it was taken from: a new window starts afresh, owing nothing.
+        const giveBack = once(() => {
+          if (resetAt > Date.now()) void this.limiter.reward(key, points).catch(() => undefined);
+        });
+        return { ...this.decision(true, result.consumedPoints, resetAt, now), giveBack };
       } catch (refusal) {
         if (refusal instanceof Error) throw refusal;
         const result = await this.limiter.reward(key, points);
@@ -173,24 +178,6 @@ export class PolicyCounter {
     this.schedule();
     const used = usedOf(tally);
     return this.decision(used <= this.policy.quota, used, tally.resetAt, now);
-  }
-
-  /** Gives back points taken earlier in the same window (a reservation that was not needed). */
-  async giveBack(rawKey: string, points: number): Promise<void> {
-    const key = storedKey(rawKey);
-    if (this.store.kind === 'off') return;
-    if (this.store.kind === 'memory') {
-      // Never below nothing: a window that ended in between starts afresh, owing nothing.
-      const current = await this.limiter.get(key);
-      if (current && current.msBeforeNext > 0 && current.consumedPoints > 0) await this.limiter.reward(key, Math.min(points, current.consumedPoints));
-      return;
-    }
-    const tally = await this.tallyOf(key, Date.now());
-    const back = Math.min(points, usedOf(tally));
-    if (back <= 0) return;
-    // A negative tally is sent as a negative penalty: the store takes the points back.
-    tally.pending -= back;
-    this.schedule();
   }
 
   /** Whether `key` is over its quota now, without taking anything. */
@@ -364,14 +351,10 @@ export class RateLimits {
 
   /**
    * One failed authentication of the address, taken before the secret or password is checked (and
-   * given back by releaseAuthFailure if it was right); refused past the address's quota.
+   * given back through the decision's giveBack if it was right); refused past the address's quota.
    */
   reserveAuthFailure(ip: string): Promise<Decision> {
     return this.counters.authFailures.take(addressKey(ip), 1);
-  }
-
-  releaseAuthFailure(ip: string): Promise<void> {
-    return this.counters.authFailures.giveBack(addressKey(ip), 1);
   }
 
   /** A client past its quota of authenticated requests, or null. */

@@ -118,9 +118,15 @@ function unavailablePage(handler: Middleware): Middleware {
   };
 }
 
+/** The browser's signed-in user, if any, and what its CSRF tokens are bound to. */
+interface Browser {
+  user: SessionUser | null;
+  binding: string;
+}
+
 export function mountAuthorizePages(router: Router, db: Database, limits: RateLimits, issuer: Issuer) {
   /** The browser's signed-in user, if any, and what its CSRF tokens are bound to: that session, else its pre-session. */
-  async function browserOf(ctx: Context): Promise<{ user: SessionUser | null; binding: string }> {
+  async function browserOf(ctx: Context): Promise<Browser> {
     const session = sessionOf(ctx);
     const user = await sessionUser(db, session);
     if (user && session) return { user, binding: `session:${session}` };
@@ -141,8 +147,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
     return null;
   }
 
-  async function showPage(ctx: Context, request: Extract<AuthorizationCheck, { kind: 'ok' }>, signInError?: { status: number; message: string }) {
-    const { user, binding } = await browserOf(ctx);
+  function showPage(ctx: Context, { user, binding }: Browser, request: Extract<AuthorizationCheck, { kind: 'ok' }>, signInError?: { status: number; message: string }) {
     const csrf = csrfFor(binding);
     if (!user || signInError) return sendPage(ctx, signInError?.status ?? 200, signInPage(request.client.name, request.params, csrf, signInError?.message));
     sendPage(ctx, 200, consentPage(request.client.name, user.displayName, request.scopes, request.params, csrf));
@@ -151,7 +156,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
   router.get('oauthAuthorize', '/oauth/authorize', unavailablePage(async (ctx) => {
     ctx.state.route = '/oauth/authorize';
     const request = await check(ctx, ctx.query, 302);
-    if (request) await showPage(ctx, request);
+    if (request) showPage(ctx, await browserOf(ctx), request);
   }));
 
   router.post('oauthAuthorizeForm', '/oauth/authorize', unavailablePage(async (ctx) => {
@@ -169,12 +174,12 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
         const username = typeof form.username === 'string' ? form.username : '';
         const password = typeof form.password === 'string' ? form.password : '';
         if (!username || !password || username.length > 200 || password.length > 200 || textIssue(username) || textIssue(password)) {
-          return showPage(ctx, request, { status: 400, message: 'Enter your username and password.' });
+          return showPage(ctx, browser, request, { status: 400, message: 'Enter your username and password.' });
         }
         const admitted = await beginCredentialCheck(limits, ctx.ip);
         if ('refused' in admitted) {
           ctx.set(refusalHeaders(admitted.refused));
-          return showPage(ctx, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${Math.max(1, admitted.refused.resetSeconds)} s.` });
+          return showPage(ctx, browser, request, { status: 429, message: `Too many failed sign-ins from your network: try again in ${Math.max(1, admitted.refused.resetSeconds)} s.` });
         }
         let session: Awaited<ReturnType<typeof signIn>>;
         try {
@@ -184,7 +189,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
           throw error;
         }
         await admitted.check.settle(session ? 'authenticated' : 'failed');
-        if (!session) return showPage(ctx, request, { status: 401, message: 'That username and password do not match.' });
+        if (!session) return showPage(ctx, browser, request, { status: 401, message: 'That username and password do not match.' });
         ctx.cookies.set(SESSION_COOKIE, session.token, cookieOptions(ctx, SESSION_TTL_SECONDS));
         return redirect(ctx, 303, again);
       }
@@ -193,7 +198,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
         ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx), maxAge: 0 });
         return redirect(ctx, 303, again);
       case 'approve':
-        if (!browser.user) return showPage(ctx, request);
+        if (!browser.user) return showPage(ctx, browser, request);
         return redirect(ctx, 303, await approveAuthorization(db, request, browser.user.id, issuer.url));
       case 'deny':
         return redirect(ctx, 303, denyAuthorization(request, issuer.url));

@@ -8,7 +8,7 @@ import { prepareOperation, type OperationRunner, type PreparedOperation } from '
 import type { GatewayContext } from '../graphql/context.ts';
 import { ChangeStream } from './stream.ts';
 import { readOf } from './hub.ts';
-import { byteBoundedCache, parsedBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
+import { budgetedCache, parsedBytes } from '../graphql/document-memory.ts';
 
 /** What the resource queries built from subscriptions may hold, least recently used first out. */
 export const RESOURCE_QUERY_CACHE_BYTES = 2 * 1024 * 1024;
@@ -113,8 +113,7 @@ interface ResourceQuery {
 // queries differ, so that a subscription builds its query once, not once per change.
 // Bounded in bytes: an operation holds its document, its query plan and its compiled code, measured
 // at under twice the document's estimate (document-memory.ts).
-const prepared = byteBoundedCache<string, PreparedOperation>(RESOURCE_QUERY_CACHE_BYTES, (operation) => 2 * parsedBytes(operation.document, operation.source));
-registerMemoryBudget('gateway_resource_queries', RESOURCE_QUERY_CACHE_BYTES, () => prepared.calculatedSize);
+const prepared = budgetedCache<string, PreparedOperation>('gateway_resource_queries', RESOURCE_QUERY_CACHE_BYTES, (operation) => 2 * parsedBytes(operation.document, operation.source));
 const perField = { key: new WeakMap<FieldNode, ResourceQuery>(), token: new WeakMap<FieldNode, ResourceQuery>() };
 
 /** Adds __typename to every selection set, so that abstract types resolve from the fetched data. */

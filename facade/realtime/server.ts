@@ -8,10 +8,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
   getArgumentValues,
-  getOperationAST,
   getVariableValues,
   GraphQLError,
-  parse,
   validate,
   type DocumentNode,
   type GraphQLSchema,
@@ -32,12 +30,10 @@ import { asGraphQLError, deliverSubscription } from './delivery.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
-import { checkDocumentSize, measureDocument } from '../graphql/limits.ts';
-import { PARSE_OPTIONS, parseQuery, remember, withDefaults, type Parsed } from '../graphql/admission.ts';
+import { admitGraphQLRequest, chargeRest, type Admission } from '../graphql/admission.ts';
 import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
-import { assertStorableOperation } from '../../subgraphs/shared/input-safety.ts';
 import { nextTurn } from '../http/turns.ts';
-import { operationPoints, rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
+import { rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { refuseHandshake } from '../http/client-errors.ts';
 
 export const CLOSE_CODES = {
@@ -133,16 +129,6 @@ function holdSubscription(credential: string, document: DocumentNode, documentBy
       }
     },
   };
-}
-
-/** graphql-js's own error for a text that does not parse. */
-function syntaxError(query: string): unknown {
-  try {
-    parse(query, PARSE_OPTIONS);
-    return new GraphQLError('The subscription could not be parsed.');
-  } catch (error) {
-    return error;
-  }
 }
 
 interface Socket extends SocketState {
@@ -337,44 +323,36 @@ export class RealtimeGateway {
       );
     const credential = `gateway:${socket.credential.hash}`;
     // Parsed, measured and validated in one synchronous step (nothing else runs while the parse is
-    // held uncounted), then held in the in-flight budget while the subscription is prepared.
-    let document: DocumentNode;
-    let bytes: number;
-    let cost: number;
-    let parsed: Parsed;
+    // held uncounted), then held in the in-flight budget while the subscription is prepared. Parsed
+    // once per text, as for /graphql, and shared: a thousand overlays sending the same text hold one
+    // parse tree (and share the resource queries built from it), not one each.
+    let admission: Admission;
     try {
-      checkDocumentSize(payload.query);
-      // Parsed once per text, as for /graphql, and shared: a thousand overlays sending the same text
-      // hold one parse tree (and share the resource queries built from it), not one each.
-      const found = parseQuery(payload.query);
-      if (!found) return [asGraphQLError(syntaxError(payload.query))];
-      parsed = found;
-      ({ document, bytes } = parsed);
-      assertStorableOperation(document, payload.variables ?? undefined, false);
-      const operation = getOperationAST(document, payload.operationName);
       // The limits of /graphql (depth, aliases, fields, estimated cost), before validation reads it.
-      ({ cost } = measureDocument(this.schema, document, operation, operation ? withDefaults(this.schema, operation, payload.variables ?? {}) : payload.variables ?? {}));
-      const errors = validate(this.schema, document);
+      admission = admitGraphQLRequest(this.schema, payload);
+      if (admission.syntaxError) return [admission.syntaxError];
+      const errors = validate(this.schema, admission.document!);
       if (errors.length) return errors;
-      if (!operation) return [new GraphQLError('Unable to identify the operation.')];
-      if (operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
+      if (!admission.operation) return [new GraphQLError('Unable to identify the operation.')];
+      if (admission.operation.operation !== 'subscription') return [new GraphQLError('The gateway takes subscriptions only; send queries and mutations over HTTP.')];
     } catch (error) {
       return [asGraphQLError(error)];
     }
+    const { bytes, variables } = admission;
+    const document = admission.document!;
+    const operation = admission.operation!;
     const preparing = inFlightDocuments.reserve(credential, bytes);
     if (typeof preparing === 'string') return [busy(preparing)];
     try {
       let quota: Decision;
       try {
-        const rest = operationPoints(cost) - 1;
-        quota = rest > 0 ? await this.options.rateLimits.take(policy, key, rest) : entry;
+        quota = await chargeRest(entry, admission.cost, (points) => this.options.rateLimits.take(policy, key, points));
         if (!quota.allowed) return rateLimited(quota);
-        remember(payload.query, parsed);
+        admission.remember();
       } catch (error) {
         return [asGraphQLError(error)];
       }
-      const operation = getOperationAST(document, payload.operationName)!;
-      const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+      const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], variables);
       if (coerced.errors) return coerced.errors;
       const fieldNode = operation.selectionSet.selections[0];
       if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
@@ -387,10 +365,7 @@ export class RealtimeGateway {
       } catch (error) {
         // A subscription the database could not check spends nothing: the client subscribes again.
         const answered = unavailableOr(error);
-        if (answered instanceof ApiError && answered.status === 503) {
-          entry.giveBack?.();
-          if (quota !== entry) quota.giveBack?.();
-        }
+        if (answered instanceof ApiError && answered.status === 503) quota.giveBack?.();
         throw answered;
       }
       // What the subscription holds while it runs: its share, its document (once, however many

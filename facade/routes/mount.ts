@@ -8,7 +8,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
-import { sendError } from '../http/problem.ts';
+import { sendError, sendRateLimited } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import { refuseKeyInUrl } from '../../subgraphs/shared/api-keys.ts';
 import type { GatewayContext } from '../graphql/context.ts';
@@ -17,7 +17,7 @@ import type { RouteInput, RouteRow } from './table.ts';
 import type { SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CredentialCheck } from '../http/credential-checks.ts';
-import { isSubgraphUnreachable, reportUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 
 export interface RouteLimits {
   limits: RateLimits;
@@ -60,8 +60,9 @@ export function statusOfGraphQLError(error: GraphQLFormattedError): { status: nu
   const code = error.extensions?.code;
   if (isErrorCode(code)) return { status: errorStatus[code], code };
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') return { status: 400, code: 'validation_failed' };
-  // A subgraph that could not be reached at all: the service behind the route is unavailable.
-  if (error.extensions?.serviceName || isSubgraphUnreachable(error)) return { status: 503, code: 'service_unavailable' };
+  // A subgraph that could not serve the gateway's fetch: the service behind the route is unavailable.
+  // (One it could not reach at all comes as service_unavailable already: the runner says so.)
+  if (error.extensions?.serviceName) return { status: 503, code: 'service_unavailable' };
   return { status: 500, code: 'internal' };
 }
 
@@ -77,15 +78,12 @@ function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: numb
 }
 
 /** 429 with the limit fields and Retry-After, in the route's error format. */
-function sendRateLimited(ctx: Context, row: RouteRow, decision: Decision) {
+function refuseQuota(ctx: Context, row: RouteRow, decision: Decision) {
+  if (row.errorFormat !== 'oauth') return sendRateLimited(ctx, decision);
   ctx.set(refusalHeaders(decision));
-  if (row.errorFormat === 'oauth') {
-    ctx.status = 429;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { error: 'temporarily_unavailable', error_description: rateLimitedMessage(decision) };
-    return;
-  }
-  sendError(ctx, 429, 'rate_limited', rateLimitedMessage(decision), [{ issue: 'rate_limit_exceeded' }]);
+  ctx.status = 429;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'temporarily_unavailable', error_description: rateLimitedMessage(decision) };
 }
 
 /**
@@ -128,7 +126,7 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       }
       const context: GatewayContext = { scope: scopeOf(ctx) };
       const quota = await spendQuota(ctx, row, variables, context, routeLimits);
-      if ('refused' in quota) return sendRateLimited(ctx, row, quota.refused);
+      if ('refused' in quota) return refuseQuota(ctx, row, quota.refused);
       if ('spent' in quota) ctx.set(rateLimitHeaders(quota.spent));
       let result: Awaited<ReturnType<OperationRunner['run']>>;
       try {
@@ -145,12 +143,10 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         const { status, code } = statusOfGraphQLError(error);
         // A request the service could not serve spends nothing (the client is asked to retry).
         if (status === 503 && 'spent' in quota) quota.spent.giveBack?.();
-        // An outage is logged once in a while, not per request: the database's where it was met, an
-        // unreachable subgraph's here.
+        // An outage is logged once in a while, not per request, where it was met: the database's by
+        // the subgraph, an unreachable subgraph's by the runner.
         const issue = (error.extensions?.details as ErrorDetail[] | undefined)?.[0]?.issue;
-        if (issue === 'subgraph_unavailable') {
-          reportUnavailable((err, suppressed) => logger.warn({ err, suppressed, requestId: ctx.state.requestId }, 'subgraph unreachable: answering 503'), result.errors![0], 'subgraph');
-        } else if (status >= 500 && issue !== 'database_unavailable') {
+        if (status >= 500 && issue !== 'database_unavailable' && issue !== 'subgraph_unavailable') {
           logger.error({ requestId: ctx.state.requestId, errors: result.errors }, 'operation failed');
         }
         if (row.errorFormat === 'oauth') return sendOAuthError(ctx, error, status);

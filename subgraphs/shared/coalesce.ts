@@ -3,7 +3,7 @@
 // After a failure it backs off: it runs again by itself after a delay that doubles with each failure
 // in a row (BACKGROUND_BACKOFF), and wake-ups before then wait for that retry instead of hammering a
 // database that is away.
-import { BACKGROUND_BACKOFF, backoffDelay, FailureRun } from './failure-run.ts';
+import { backoffDelay, type FailureRun } from './failure-run.ts';
 
 export interface Coalesced {
   (): Promise<void>;
@@ -14,14 +14,11 @@ export interface Coalesced {
 }
 
 export interface CoalesceOptions {
-  onError?: (error: unknown) => void;
   /** Where its failures are reported: the first of a run is logged, not each. */
   failures?: FailureRun;
-  backoff?: { minMs: number; maxMs: number };
 }
 
-export function coalesce(task: () => Promise<void>, options: CoalesceOptions | ((error: unknown) => void) = {}): Coalesced {
-  const { onError, failures, backoff = BACKGROUND_BACKOFF } = typeof options === 'function' ? { onError: options } : options;
+export function coalesce(task: () => Promise<void>, { failures }: CoalesceOptions = {}): Coalesced {
   let running = false;
   let again = false;
   let failed = 0;
@@ -52,9 +49,8 @@ export function coalesce(task: () => Promise<void>, options: CoalesceOptions | (
       failures?.succeeded();
     } catch (error) {
       failed++;
-      onError?.(error);
       failures?.failed(error);
-      const delay = backoffDelay(failed, backoff);
+      const delay = backoffDelay(failed);
       retryAt = Date.now() + delay;
       later(delay);
     } finally {

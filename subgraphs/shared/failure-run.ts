@@ -3,6 +3,9 @@
 // lasts, and one when the task works again.
 export type TaskLog = (message: string, error?: unknown) => void;
 
+/** While a run of failures lasts, one line per this many ms. */
+const LOG_EVERY_MS = 60_000;
+
 export class FailureRun {
   /** Failures in a row since the last success. */
   failures = 0;
@@ -11,13 +14,12 @@ export class FailureRun {
   constructor(
     private readonly what: string,
     private readonly log: TaskLog,
-    private readonly everyMs = 60_000,
   ) {}
 
   failed(error: unknown): void {
     this.failures++;
     const now = Date.now();
-    if (this.failures > 1 && now - this.loggedAt < this.everyMs) return;
+    if (this.failures > 1 && now - this.loggedAt < LOG_EVERY_MS) return;
     this.loggedAt = now;
     this.log(this.failures === 1 ? `${this.what} failed; retrying with backoff` : `${this.what} still failing (${this.failures} tries); retrying with backoff`, error);
   }
@@ -32,4 +34,8 @@ export class FailureRun {
 /** Retries of background tasks after a failure: 100 ms, doubling, at most 2 s apart (docs/deployment.md). */
 export const BACKGROUND_BACKOFF = { minMs: 100, maxMs: 2_000 };
 
-export const backoffDelay = (failures: number, { minMs, maxMs } = BACKGROUND_BACKOFF) => (failures > 0 ? Math.min(maxMs, minMs * 2 ** Math.min(failures - 1, 20)) : 0);
+/** The delay before the retry that follows `failures` failures in a row (BACKGROUND_BACKOFF). */
+export const backoffDelay = (failures: number) => {
+  const { minMs, maxMs } = BACKGROUND_BACKOFF;
+  return failures > 0 ? Math.min(maxMs, minMs * 2 ** Math.min(failures - 1, 20)) : 0;
+};

@@ -73,8 +73,9 @@ export function listen(server: Server, { port, host }: ListenAddress): Promise<n
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     };
-    // An 'error' event nobody listens to is thrown as an uncaught exception, which is how a port in
-    // use used to end up in the process guard while the start waited forever.
+    // listen() reports a port in use (and every other failure to bind) as an 'error' event, not by
+    // throwing: unheard, it would be an uncaught exception while this promise never settled. Heard
+    // here, it rejects the start with the reason in one sentence.
     server.once('error', fail);
     server.once('listening', done);
     try {

@@ -13,11 +13,17 @@ const isMissing = (issue: z.core.$ZodIssue) => issue.code === 'invalid_type' && 
 export const MAX_ERROR_DETAILS = 20;
 
 export function zodDetails(issues: z.core.$ZodIssue[], location = 'body'): ErrorDetail[] {
-  return issues.slice(0, MAX_ERROR_DETAILS).flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.slice(0, MAX_ERROR_DETAILS).map((key) => ({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` }))
-      : [{ field: issue.path.length ? issue.path.join('.') : location, issue: isMissing(issue) ? 'required' : issue.message }],
-  );
+  const details: ErrorDetail[] = [];
+  // Answers whether there is room for more: the details stop at MAX_ERROR_DETAILS as they are made.
+  const add = (detail: ErrorDetail) => details.push(detail) < MAX_ERROR_DETAILS;
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) if (!add({ field: [...issue.path, key].join('.'), issue: `unknown ${NOUN[location] ?? `${location} field`}` })) return details;
+    } else if (!add({ field: issue.path.length ? issue.path.join('.') : location, issue: isMissing(issue) ? 'required' : issue.message })) {
+      return details;
+    }
+  }
+  return details;
 }
 
 /** One sentence for a person: "The request headers are not valid: idempotency-key is missing." */
@@ -36,7 +42,7 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, location = 'bo
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = zodDetails(result.error.issues, location).slice(0, MAX_ERROR_DETAILS);
+  const details = zodDetails(result.error.issues, location);
   throw new ApiError('validation_failed', detailsSentence(location, details), details);
 }
 

@@ -43,7 +43,7 @@ describe('direct and gateway execution of route operations', () => {
     const { gateway: apollo, schemas } = await createGateway({ db: direct.db, logError: () => undefined });
     await apollo.load();
     try {
-      const runner = new OperationRunner(apollo, console, { local: { db: direct.db, schemas: schemas! }, logError: () => undefined });
+      const runner = new OperationRunner(apollo, console, { local: { db: direct.db, schemas: schemas! }, logError: () => undefined, logUnreachable: () => undefined });
       const targets = Object.fromEntries(
         routeTable.map((row) => {
           runner.check(row.operation);

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { root } from '../support/processes.ts';
-import { GRAPHQL_LIMITS, measureOperation } from '../../facade/graphql/limits.ts';
+import { GRAPHQL_LIMITS, measureDocument } from '../../facade/graphql/limits.ts';
 import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
 
 let server: TestServer;
@@ -137,7 +137,7 @@ describe('GraphQL limits', () => {
     const { schema } = await import('../../subgraphs/esports/schema/index.ts');
     const measure = (query: string, variables = {}) => {
       const document = parse(query);
-      return measureOperation(schema, document, document.definitions[0] as never, variables);
+      return measureDocument(schema, document, document.definitions[0] as never, variables);
     };
     const one = measure('{ a: esportsMatch(matchId: "m") { id } }');
     const two = measure('{ a: esportsMatch(matchId: "m") { id } b: esportsMatch(matchId: "m") { id } }');

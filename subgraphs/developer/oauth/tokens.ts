@@ -68,9 +68,9 @@ export function fromOAuthError(error: unknown): Error {
 }
 
 export async function issueToken(database: OAuthStore, input: TokenRequest): Promise<IssuedToken> {
-  // The client first, before anything about the request is judged: every answer but invalid_client
-  // then tells that the secret was right, which is what the facade's accounting counts on
-  // (facade/http/credential-checks.ts).
+  // The client first, before anything about the request is judged: so every answer but
+  // invalid_client says that the client's secret was right, and only invalid_client counts as a
+  // failed authentication (a wrong grant, code or scope after a right secret is no guess at it).
   const client = await authenticateClient(database, input.clientId, input.clientSecret);
   if (!client) throw oauthError('invalid_client', 'Client authentication failed.');
   if (!(GRANT_TYPES as readonly string[]).includes(input.grantType)) {

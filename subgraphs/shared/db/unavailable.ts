@@ -8,6 +8,7 @@
 // holds the driver adapter's error under meta.driverAdapterError, whose cause names the kind or the
 // SQLSTATE) and by graphql-js (originalError): the whole chain is looked at. Beside it, the same for a
 // subgraph the gateway cannot reach (the distributed topology), and the throttle of their log lines.
+import type { GraphQLFormattedError } from 'graphql';
 import { ApiError } from '../errors.ts';
 import { backoffDelay } from '../failure-run.ts';
 
@@ -88,6 +89,21 @@ export function subgraphUnavailable(): ApiError {
   });
 }
 
+/**
+ * A gateway error as the API tells it: the gateway hands on a failed fetch to a subgraph (distributed
+ * topology) as the fetch's own error, whose message names the subgraph's address; it is
+ * subgraph_unavailable (503) instead, in the formatted error's place. The fetch's error (the address,
+ * the errno) is reported here (reportUnavailable), while it is still at hand. Any other error is
+ * answered as `formatted`.
+ */
+export function unreachableAsUnavailable(formatted: GraphQLFormattedError, error: unknown, log: (error: unknown, suppressed: number) => void): GraphQLFormattedError {
+  const original = (error as { originalError?: unknown } | null)?.originalError ?? error;
+  if (!isSubgraphUnreachable(original) && !isSubgraphUnreachable(error)) return formatted;
+  reportUnavailable(log, original, 'subgraph');
+  const unavailable = subgraphUnavailable();
+  return { message: unavailable.message, path: formatted.path, extensions: unavailable.extensions };
+}
+
 /** The error as the client should see it: database_unavailable when the database could not be reached, else itself. */
 export const unavailableOr = (error: unknown): unknown => (isDatabaseUnavailable(error) ? databaseUnavailable() : error);
 
@@ -96,19 +112,18 @@ export const unavailableOr = (error: unknown): unknown => (isDatabaseUnavailable
 const REPORT_EVERY_MS = 10_000;
 const reports = { database: { at: 0, unreported: 0 }, subgraph: { at: 0, unreported: 0 } };
 
-/** Logs a request's database (or subgraph) unavailable error, at most once every 10 s per process; answers whether it did. */
-export function reportUnavailable(log: (error: unknown, suppressed: number) => void, error: unknown, kind: keyof typeof reports = 'database'): boolean {
+/** Logs a request's database (or subgraph) unavailable error, at most once every 10 s per process. */
+export function reportUnavailable(log: (error: unknown, suppressed: number) => void, error: unknown, kind: keyof typeof reports = 'database'): void {
   const report = reports[kind];
   const now = Date.now();
   if (now - report.at < REPORT_EVERY_MS) {
     report.unreported++;
-    return false;
+    return;
   }
   report.at = now;
   const suppressed = report.unreported;
   report.unreported = 0;
   log(error, suppressed);
-  return true;
 }
 
 /**
