@@ -141,7 +141,12 @@ export interface MatchRow {
 /** A slot's source as stored: a seed of the stage, or the winner or loser of another match. */
 export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' | 'loser'; matchId: string };
 
-const MATCH_SELECT = `
+/**
+ * The SELECT of a match as MatchRow reads it, with `columns` selected after MatchRow's and `joins`
+ * after its own (aliases other than m, pa, ta, pb, tb).
+ */
+function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
+  return `
   SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
          m."participantAId", m."participantBId", m."scoreA", m."scoreB",
          pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
@@ -152,10 +157,12 @@ const MATCH_SELECT = `
          ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
          m."streamUrl", m."roundNumber", m.position, m.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
          m."sourceA", m."sourceB", m.opponents,
-         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"
+         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"${columns.map((column) => `,\n         ${column}`).join('')}
   FROM "Match" m
   LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
-  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"`;
+  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"${joins.map((join) => `\n  ${join}`).join('')}`;
+}
+const MATCH_SELECT = matchSelect();
 
 /** One match of event $1: $2 its id. */
 export const MATCH_SQL = `${MATCH_SELECT} WHERE m."eventId" = $1 AND m.id = $2`;
@@ -185,10 +192,10 @@ const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(m."roundNumber", 0), COALESCE
  * after the cursor's key ($3 … $8).
  */
 export const stageMatchPageStatement = pageStatements<{ after: boolean }>((filters, rows) => {
-  const select = MATCH_SELECT.replace(
-    'FROM "Match" m',
-    `, ${BRACKET_RANK} AS "orderRank", COALESCE(g.position, 0) AS "orderGroup" FROM "Match" m LEFT JOIN "Group" g ON g.id = m."groupId"`,
-  );
+  const select = matchSelect({
+    columns: [`${BRACKET_RANK} AS "orderRank"`, 'COALESCE(g.position, 0) AS "orderGroup"'],
+    joins: ['LEFT JOIN "Group" g ON g.id = m."groupId"'],
+  });
   const after = filters.after ? ` AND (${STAGE_ORDER_KEY}) > ($3::int, $4::int, $5::int, $6::int, $7::timestamp, $8::text)` : '';
   return `${select} WHERE m."eventId" = $1 AND m."stageId" = $2${after} ORDER BY ${STAGE_ORDER_KEY} LIMIT ${rows}`;
 });
