@@ -321,7 +321,7 @@ const MATCH_EXAMPLE = {
   completedAt: '2026-01-05T18:00:00.000Z',
   streamUrl: 'https://twitch.example.test/demo-open',
   updatedAt: '2026-01-05T18:00:00.000Z',
-  roundNumber: null,
+  roundNumber: 1,
   position: null,
   bracket: null,
   winnerTo: null,

@@ -143,7 +143,8 @@ export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' 
 
 /**
  * The SELECT of a match as MatchRow reads it, with `columns` selected after MatchRow's and `joins`
- * after its own (aliases other than m, pa, ta, pb, tb).
+ * after its own (aliases other than m, pa, ta, pb, tb, r). The round number and bracket are the
+ * match's round's.
  */
 function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
   return `
@@ -155,12 +156,13 @@ function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?:
                                                      'scoreA', mm."scoreA", 'scoreB', mm."scoreB", 'winner', mm.winner) ORDER BY mm.position)
                    FROM "MatchMap" mm LEFT JOIN "Map" mp ON mp.id = mm."mapId" WHERE mm."matchId" = m.id), '[]'::json) AS maps,
          ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
-         m."streamUrl", m."roundNumber", m.position, m.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
+         m."streamUrl", r.number AS "roundNumber", m.position, r.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
          m."sourceA", m."sourceB", m.opponents,
          ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"${columns.map((column) => `,\n         ${column}`).join('')}
   FROM "Match" m
   LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
-  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"${joins.map((join) => `\n  ${join}`).join('')}`;
+  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"
+  LEFT JOIN "Round" r ON r.id = m."roundId"${joins.map((join) => `\n  ${join}`).join('')}`;
 }
 const MATCH_SELECT = matchSelect();
 
@@ -183,8 +185,8 @@ export const matchPageStatement = pageStatements<{ stage: boolean; group: boolea
 });
 
 /** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER); 0 outside brackets. */
-export const BRACKET_RANK = `CASE m.bracket WHEN 'winners' THEN 1 WHEN 'losers' THEN 2 WHEN 'grand_final' THEN 3 WHEN 'third_place' THEN 4 ELSE 0 END`;
-const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(m."roundNumber", 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
+export const BRACKET_RANK = `CASE r.bracket WHEN 'winners' THEN 1 WHEN 'losers' THEN 2 WHEN 'grand_final' THEN 3 WHEN 'third_place' THEN 4 ELSE 0 END`;
+const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(r.number, 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
 
 /**
  * A page of stage $2's matches (event $1) in bracket order: bracket (winners, losers, grand_final,
@@ -327,14 +329,14 @@ export const INSERT_GENERATED_ROUNDS_SQL = `
  */
 export const INSERT_GENERATED_MATCHES_SQL = `
   INSERT INTO "Match" (id, "eventId", "stageId", "groupId", "roundId", "participantAId", "participantBId", "bestOf", status, "isFreeWin",
-    "roundNumber", position, bracket, "winnerToMatchId", "winnerToSlot", "loserToMatchId", "loserToSlot", "sourceA", "sourceB", opponents,
+    position, "winnerToMatchId", "winnerToSlot", "loserToMatchId", "loserToSlot", "sourceA", "sourceB", opponents,
     "completedAt", "createdAt", "updatedAt")
   SELECT m.id, $1, $2, m."groupId", m."roundId", m.a, m.b, $3, m.status, m."isFreeWin",
-    m."roundNumber", m.position, m.bracket, m."winnerTo", m."winnerSlot", m."loserTo", m."loserSlot", m."sourceA"::jsonb, m."sourceB"::jsonb, m.opponents::jsonb,
+    m.position, m."winnerTo", m."winnerSlot", m."loserTo", m."loserSlot", m."sourceA"::jsonb, m."sourceB"::jsonb, m.opponents::jsonb,
     CASE WHEN m.status = 'completed' THEN ${NOW} END, ${NOW}, ${NOW}
-  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[], $12::int[], $13::text[],
-              $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
-       AS m(id, "groupId", "roundId", a, b, status, "isFreeWin", "roundNumber", position, bracket, "winnerTo", "winnerSlot", "loserTo", "loserSlot", "sourceA", "sourceB", opponents)`;
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[],
+              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+       AS m(id, "groupId", "roundId", a, b, status, "isFreeWin", position, "winnerTo", "winnerSlot", "loserTo", "loserSlot", "sourceA", "sourceB", opponents)`;
 
 export const SET_FIRST_STAGE_SQL = `UPDATE "Event" SET "firstStageId" = $2 WHERE id = $1 AND "firstStageId" IS NULL`;
 

@@ -294,9 +294,9 @@ describe('stage matches list', () => {
     expect(again.status).toBe(304);
     expectError(await api(`/api/v2/events/${eventId}/stages/${stageId}/matches?cursor=nonsense`), 400, 'validation_failed', 'cursor');
     expectError(await api(`/api/v2/events/${eventId}/stages/stg_open_groups/matches`), 404, 'not_found');
-    // Matches that were not generated read null for the new fields.
+    // Matches that were not generated read null for the new fields; a match with a round reads its round's number.
     const v1 = await fetch(`${server.url}/api/v1/events/evt_open/matches/mtc_open_1`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
-    expect(v1.data).toMatchObject({ roundNumber: null, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, ffaOpponents: null });
+    expect(v1.data).toMatchObject({ roundNumber: 1, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, ffaOpponents: null });
   });
 });
 

@@ -99,7 +99,7 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     streamUrl: t.exposeString('streamUrl', { nullable: true, description: "Where this match is streamed; else the event's broadcast stream." }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: 'Generated matches: the round number, restarting per group and bracket.' }),
+    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: "The match's round's number (restarting per group and bracket); null without a round." }),
     position: t.exposeInt('position', { nullable: true, description: 'Generated matches: 1-based position within the round.' }),
     bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
     winnerTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the winner goes next.', resolve: (m) => linkOf(m.winnerToMatchId, m.winnerToSlot) }),
