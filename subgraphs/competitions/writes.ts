@@ -278,7 +278,8 @@ export function deleteParticipant(ctx: SubgraphContext, eventId: string, partici
     async plan(db) {
       await participantOf(db, eventId, participantId);
       // Free-for-all matches place their participants in opponents (JSON) rather than in sides a and b.
-      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
+      // A participant is of one event, so only that event's matches are searched (the JSON test is no index's).
+      const placed = await db.match.count({ where: { eventId, OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
       if (placed) throw conflict('The participant is placed in matches: a registration can only be removed before placement.', 'placed_in_matches');
       return {
         resourceId: participantId,
