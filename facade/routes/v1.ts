@@ -7,7 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
-import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
+import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -79,7 +79,7 @@ export const v1StageSchema = z
     format: z.string(),
     bestOf: z.number().int(),
     position: z.number().int(),
-    status: z.string().describe('pending, running or completed'),
+    status: z.enum(STAGE_STATUSES),
     settings: stageSettingsSchema,
     seeding: stageSeedingSchema,
   })
@@ -157,7 +157,7 @@ const matchSourceSchema = z
   .meta({ id: 'MatchSource' });
 
 /** What a stage start generates on each match; null on matches that were not generated. */
-export const matchStructureFields = {
+const matchStructureFields = {
   roundNumber: z.number().int().nullable().describe('The round number, restarting per group and bracket.'),
   position: z.number().int().nullable().describe('1-based position within the round.'),
   bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),

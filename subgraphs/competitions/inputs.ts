@@ -17,6 +17,7 @@ export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round
 export const GROUP_FORMATS: readonly string[] = ['round_robin', 'swiss', 'league', 'ffa'];
 export const BEST_OF = [1, 2, 3, 5, 7] as const;
 export const MATCH_STATUSES = ['scheduled', 'live', 'completed', 'cancelled'] as const;
+export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
 export const PARTICIPANT_STATUSES = ['registered', 'checked_in', 'confirmed', 'disqualified', 'withdrawn'] as const;
 export const LINEUP_ROLES = ['captain', 'player', 'substitute', 'coach'] as const;
 export const STAFF_ROLES = ['caster', 'observer', 'producer', 'admin', 'referee'] as const;

@@ -6,6 +6,7 @@
 import type { Event } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
+import { BRACKET_ORDER } from './tournament/types.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -184,8 +185,8 @@ export const matchPageStatement = pageStatements<{ stage: boolean; group: boolea
   return `${MATCH_SELECT} WHERE ${conditions.join(' AND ')} ORDER BY m."createdAt", m.id LIMIT ${rows}`;
 });
 
-/** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER); 0 outside brackets. */
-export const BRACKET_RANK = `CASE r.bracket WHEN 'winners' THEN 1 WHEN 'losers' THEN 2 WHEN 'grand_final' THEN 3 WHEN 'third_place' THEN 4 ELSE 0 END`;
+/** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER, from 1); 0 outside brackets. */
+export const BRACKET_RANK = `CASE r.bracket ${BRACKET_ORDER.map((bracket, index) => `WHEN '${bracket}' THEN ${index + 1}`).join(' ')} ELSE 0 END`;
 const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(r.number, 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
 
 /**
