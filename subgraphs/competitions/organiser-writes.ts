@@ -23,7 +23,7 @@ import {
   UPDATE_EVENT_SQL,
 } from './statements.ts';
 import { WRITES } from './write-contracts.ts';
-import { assertOpen, assertTeam, conflict, stageAndGroupOf, unchanged, type Preconditions } from './writes.ts';
+import { assertNotParticipant, assertOpen, assertRegistrable, conflict, unchanged, type Preconditions } from './writes.ts';
 
 const slugTaken = () => conflict('Another event of this organisation has this slug.', 'slug_taken');
 const onSlugGuard = (check: string) => (check === 'slug_taken' ? slugTaken() : undefined);
@@ -153,8 +153,8 @@ export function updateEvent(ctx: SubgraphContext, eventId: string, body: unknown
 }
 
 // ── registration ─────────────────────────────────────────────────────────────
-async function registration(db: Db, event: EventState, teamId: string, groupId: string | null, invitationId: string | null) {
-  if (await db.participant.count({ where: { eventId: event.id, teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
+/** The participant a registration creates, once its team is known to be registrable. */
+function registration(event: EventState, teamId: string, groupId: string | null, invitationId: string | null) {
   const participantId = newId('par');
   const [insertParticipant, insertLineup] = INSERT_PARTICIPANT_SQL;
   return {
@@ -180,10 +180,8 @@ export function createParticipant(ctx: SubgraphContext, eventId: string, body: u
     ...pre,
     request: input,
     async plan(db, event) {
-      assertOpen(event);
-      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      await assertTeam(db, input.teamId);
-      const registered = await registration(db, event, input.teamId, input.groupId ?? null, null);
+      await assertRegistrable(db, event, input.teamId, input.stageId, input.groupId);
+      const registered = registration(event, input.teamId, input.groupId ?? null, null);
       return { resourceId: registered.participantId, changed: true, changes: [registered.change], statements: registered.statements };
     },
   });
@@ -222,7 +220,8 @@ export function acceptInvitation(ctx: SubgraphContext, eventId: string, invitati
     async plan(db, event) {
       const invitation = await pendingInvitation(db, invitationId);
       assertOpen(event);
-      const registered = await registration(db, event, invitation.teamId, invitation.groupId, invitationId);
+      await assertNotParticipant(db, eventId, invitation.teamId);
+      const registered = registration(event, invitation.teamId, invitation.groupId, invitationId);
       return {
         resourceId: registered.participantId,
         changed: true,
