@@ -423,7 +423,8 @@ export const SLUG_FREE_SQL = `
 /**
  * A draft event ($1) of organisation $2 at revision 1, and its event.created change-log row ($15).
  * The slug is $3 as sent ($4 false), or the first free one of $3, $3-2, $3-3, … ($4 true; $5 is a
- * last resort); it is chosen under the organisation's lock.
+ * last resort); it is chosen under the organisation's lock. It writes its change-log row itself rather
+ * than through recordChanges (RECORD_CHANGES_SQL): the row's payload holds the slug chosen here, in SQL.
  */
 export const INSERT_EVENT_SQL = `
   WITH candidates AS (
