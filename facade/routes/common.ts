@@ -1,5 +1,8 @@
 // Schemas shared by many routes: headers, error body, list metadata.
 import { z } from 'zod';
+import { matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import type { RouteInput } from './table.ts';
 
 export const requestIdHeader = z
   .string()
@@ -67,6 +70,15 @@ function objectWithin(schema: z.ZodType): z.ZodObject | null {
 export const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
 
 export const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
+
+/**
+ * respond of a read whose ETag is the event revision of the object `pick` finds in the data: the
+ * ETag header, and 304 when If-None-Match lists it.
+ */
+export const revisionEtag = (pick: (data: Record<string, unknown>) => unknown) => (data: Record<string, unknown>, input: RouteInput) => {
+  const etag = etagOf((pick(data) as { revision: number }).revision);
+  return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
+};
 
 /** A conditional page ({etag, notModified, data, meta}) picked from the operation's data, answered as a list with its ETag or as 304. */
 export const conditionalList = (pick: (data: Record<string, unknown>) => unknown) => ({

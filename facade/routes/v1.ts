@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
-import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';
@@ -390,10 +389,7 @@ export const v1Routes: RouteRow[] = [
     operation: prepareOperation(`query V1GetEvent($eventId: ID!) { apiKey { event(id: $eventId) { ${V1_EVENT_FIELDS} } } }`),
     variables: ({ path }) => ({ eventId: path.eventId }),
     result: (data) => apiKey(data).event,
-    respond: (data, input) => {
-      const etag = etagOf((apiKey(data).event as { revision: number }).revision);
-      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
-    },
+    respond: revisionEtag((data) => apiKey(data).event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
     success: { status: 200, schema: v1EventSchema, description: 'The event.' },
