@@ -48,21 +48,29 @@ export const cursorParam = z.string().min(1).max(500).optional().describe('meta.
 export function selectionOf(schema: z.ZodObject): string {
   return Object.entries(schema.shape)
     .map(([name, field]) => {
-      const object = objectWithin(field as z.ZodType);
-      return object ? `${name} { ${selectionOf(object)} }` : name;
+      const sub = subSelection(field as z.ZodType);
+      return sub ? `${name} { ${sub} }` : name;
     })
     .join(' ');
 }
 
-function objectWithin(schema: z.ZodType): z.ZodObject | null {
-  if (schema instanceof z.ZodObject) return schema;
-  // A union of objects selects every field of its options (GraphQL answers the ones not set as null).
+/**
+ * What a field selects below it: an object's fields; for a union (a GraphQL union), each option's
+ * fields in a fragment on the GraphQL type its meta id names. null for a leaf.
+ */
+function subSelection(schema: z.ZodType): string | null {
+  if (schema instanceof z.ZodObject) return selectionOf(schema);
   if (schema instanceof z.ZodUnion) {
-    const shapes = (schema.options as z.ZodType[]).map((option) => objectWithin(option)?.shape ?? {});
-    return z.object(Object.assign({}, ...shapes));
+    return (schema.options as z.ZodType[])
+      .map((option) => {
+        const type = (z.globalRegistry.get(option) as { id?: string } | undefined)?.id;
+        if (!type || !(option instanceof z.ZodObject)) throw new Error('Each option of a union read from GraphQL is an object whose meta id is its GraphQL type.');
+        return `... on ${type} { ${selectionOf(option)} }`;
+      })
+      .join(' ');
   }
-  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectWithin(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodArray) return objectWithin(schema.element as z.ZodType);
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return subSelection(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return subSelection(schema.element as z.ZodType);
   return null;
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, revisionEtag, selectionOf } from './common.ts';
-import { restMatch, v1MatchSchema, v1StageSchema } from './v1.ts';
+import { v1MatchSchema, v1StageSchema } from './v1.ts';
 
 export const stageSchema = v1StageSchema.meta({ id: 'Stage' });
 export const matchSchema = v1MatchSchema.meta({ id: 'Match' });
@@ -51,16 +51,7 @@ export const stageRoutes: RouteRow[] = [
       }`,
     ),
     variables: ({ path, query, headers }) => ({ eventId: path.eventId, stageId: path.stageId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
-    ...(() => {
-      const list = conditionalList((data) => data.stageMatches);
-      return {
-        ...list,
-        result: (data: Record<string, unknown>) => {
-          const page = list.result(data) as { data: Record<string, unknown>[]; meta: unknown };
-          return { data: page.data.map(restMatch), meta: page.meta };
-        },
-      };
-    })(),
+    ...conditionalList((data) => data.stageMatches),
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,

@@ -147,13 +147,14 @@ export const v1PlaydaySchema = z
   .meta({ id: 'V1Playday' });
 
 const matchLinkSchema = z.object({ matchId: z.string(), slot: z.enum(['a', 'b']) }).strict().nullable().meta({ id: 'MatchLink' });
+// The GraphQL union SlotSource: each option is named after its GraphQL type, which selectionOf selects on.
 const matchSourceSchema = z
   .union([
-    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict(),
-    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict(),
+    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict().meta({ id: 'SeedSource' }),
+    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict().meta({ id: 'MatchSource' }),
   ])
   .nullable()
-  .meta({ id: 'MatchSource' });
+  .meta({ id: 'SlotSource' });
 
 /** What a stage start generates on each match; null on matches that were not generated. */
 const matchStructureFields = {
@@ -169,11 +170,6 @@ const matchStructureFields = {
     .nullable()
     .describe('Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels.'),
 };
-
-/** GraphQL answers a source's fields that do not apply as null; REST leaves them out. */
-const restSource = (source: Record<string, unknown> | null) => (source ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== null)) : null);
-export const restMatch = (match: Record<string, unknown> | null | undefined) =>
-  match ? { ...match, sourceA: restSource(match.sourceA as Record<string, unknown> | null), sourceB: restSource(match.sourceB as Record<string, unknown> | null) } : match;
 
 const opponentSchema = z
   .object({
@@ -251,8 +247,6 @@ interface EventChildSpec {
   path_params?: string[];
   query?: z.ZodObject;
   example: { request: string; response: unknown };
-  /** Shapes each item of the answer. */
-  transform?: (item: Record<string, unknown>) => unknown;
 }
 
 /**
@@ -285,11 +279,7 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
       view: `${spec.path}?${JSON.stringify([path, Object.entries(query).sort()])}`,
       ifNoneMatch: h['if-none-match'] ?? null,
     }),
-    result: (data) => {
-      const value = view(data).event?.[name] as Record<string, unknown> | undefined;
-      if (!spec.transform || !value) return value;
-      return spec.list ? { ...value, data: (value.data as Record<string, unknown>[]).map(spec.transform) } : spec.transform(value);
-    },
+    result: (data) => view(data).event?.[name],
     respond: (data) => ({ headers: { ETag: view(data).etag }, notModified: view(data).notModified }),
     ...(spec.list ? { format: 'list' as const } : {}),
     notModified: true,
@@ -564,7 +554,6 @@ export const v1Routes: RouteRow[] = [
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),
     example: { request: 'GET /api/v1/events/evt_open/matches?status=completed', response: { data: [MATCH_EXAMPLE], meta: { nextCursor: null, hasMore: false } } },
-    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1GetMatch',
@@ -577,7 +566,6 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['matchId'],
     example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
-    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1ListStandings',

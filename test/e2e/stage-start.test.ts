@@ -125,7 +125,7 @@ describe('starting each format', () => {
     for (const field of fields) expect(v1.data[field], field).toEqual(sample[field]);
     const graphql = await api('/graphql', {
       method: 'POST',
-      body: { query: `query($e: ID!, $m: ID!) { event(id: $e) { match(id: $m) { roundNumber position bracket winnerTo { matchId slot } loserTo { matchId slot } sourceA { type seed matchId } sourceB { type seed matchId } } } }`, variables: { e: eventId, m: sample.id } },
+      body: { query: `query($e: ID!, $m: ID!) { event(id: $e) { match(id: $m) { roundNumber position bracket winnerTo { matchId slot } loserTo { matchId slot } sourceA { ...source } sourceB { ...source } } } } fragment source on SlotSource { ... on SeedSource { type seed } ... on MatchSource { type matchId } }`, variables: { e: eventId, m: sample.id } },
     });
     const g = graphql.body.data.event.match;
     const strip = (s: Record<string, unknown> | null) => (s ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)) : null);
