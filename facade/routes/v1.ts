@@ -7,6 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
+import { BRACKET_ORDER, GRAND_FINAL_TYPES, SEEDING_METHODS, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/competitions/tournament/index.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -43,14 +44,14 @@ const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500)
 
 export const stageSettingsSchema = z
   .object({
-    seeding: z.enum(['registration', 'random', 'manual', 'previous_stage']),
+    seeding: z.enum(SEEDING_METHODS),
     qualifiers: z.number().int().nullable(),
     thirdPlaceMatch: z.boolean().nullable().describe('single_elimination'),
-    grandFinal: z.enum(['simple', 'double', 'none']).nullable().describe('double_elimination'),
+    grandFinal: z.enum(GRAND_FINAL_TYPES).nullable().describe('double_elimination'),
     legs: z.number().int().nullable().describe('round_robin, league'),
     rounds: z.number().int().nullable().describe('swiss; null until the stage starts when not set (then ⌈log2 N⌉)'),
     points: z.object({ win: z.number().int(), draw: z.number().int(), loss: z.number().int() }).strict().nullable().describe('round_robin, league, swiss'),
-    tiebreakers: z.array(z.string()).nullable(),
+    tiebreakers: z.array(z.enum(TIEBREAKERS)).nullable(),
     participantsPerMatch: z.number().int().nullable().describe('ffa; null: everyone in one match'),
     pointsByPlace: z.array(z.number().int()).nullable().describe('ffa'),
   })
@@ -60,7 +61,7 @@ export const stageSettingsSchema = z
 
 export const stageSeedingSchema = z
   .object({
-    method: z.enum(['registration', 'random', 'manual', 'previous_stage']),
+    method: z.enum(SEEDING_METHODS),
     randomSeed: z.number().int().nullable().describe('random: the recorded seed of the shuffle; the same seed over the same registration order gives the same seeding.'),
     participantIds: z.array(z.string()).describe('Seed 1 first.'),
     groups: z.array(z.object({ groupId: z.string(), participantIds: z.array(z.string()) }).strict()).nullable().describe('Round robin stages with groups: each group, best seed first.'),
@@ -75,7 +76,7 @@ export const v1StageSchema = z
     id: z.string(),
     eventId: z.string(),
     name: z.string(),
-    format: z.string(),
+    format: z.enum(STAGE_FORMATS),
     bestOf: z.number().int(),
     position: z.number().int(),
     status: z.enum(STAGE_STATUSES),
@@ -96,7 +97,7 @@ export const v1RoundSchema = z
     groupId: z.string().nullable(),
     number: z.number().int().describe('From 1, per group and bracket.'),
     name: z.string(),
-    bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+    bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
   })
   .strict()
   .meta({ id: 'V1Round' });
@@ -160,7 +161,7 @@ const matchSourceSchema = z
 const matchStructureFields = {
   roundNumber: z.number().int().nullable().describe('The round number, restarting per group and bracket.'),
   position: z.number().int().nullable().describe('1-based position within the round.'),
-  bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+  bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
   winnerTo: matchLinkSchema.describe('Where the winner goes next.'),
   loserTo: matchLinkSchema.describe('Where the loser goes next (double elimination, third place match).'),
   sourceA: matchSourceSchema.describe('Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye).'),
