@@ -7,7 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
-import { BRACKET_ORDER, GRAND_FINAL_TYPES, SEEDING_METHODS, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/competitions/tournament/index.ts';
+import { BRACKET_ORDER, SEEDING_METHODS, SETTING_FORMATS, settingSchemas, STAGE_FORMATS, type SettingName } from '../../subgraphs/competitions/tournament/index.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -42,18 +42,30 @@ export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
+/**
+ * A resolved setting as read: the engine's schema of the setting (points with every field filled),
+ * null where it does not apply to the format (or has no value), described by the formats it applies to.
+ */
+function resolvedSetting(name: SettingName, note?: string) {
+  const schema = name === 'points' ? settingSchemas.points.required() : settingSchemas[name];
+  if (name === 'seeding') return schema;
+  const formats = SETTING_FORMATS[name].length === STAGE_FORMATS.length ? [] : [SETTING_FORMATS[name].join(', ')];
+  const description = [...formats, ...(note ? [note] : [])].join('; ');
+  return description ? schema.nullable().describe(description) : schema.nullable();
+}
+
 export const stageSettingsSchema = z
   .object({
-    seeding: z.enum(SEEDING_METHODS),
-    qualifiers: z.number().int().nullable(),
-    thirdPlaceMatch: z.boolean().nullable().describe('single_elimination'),
-    grandFinal: z.enum(GRAND_FINAL_TYPES).nullable().describe('double_elimination'),
-    legs: z.number().int().nullable().describe('round_robin, league'),
-    rounds: z.number().int().nullable().describe('swiss; null until the stage starts when not set (then ⌈log2 N⌉)'),
-    points: z.object({ win: z.number().int(), draw: z.number().int(), loss: z.number().int() }).strict().nullable().describe('round_robin, league, swiss'),
-    tiebreakers: z.array(z.enum(TIEBREAKERS)).nullable(),
-    participantsPerMatch: z.number().int().nullable().describe('ffa; null: everyone in one match'),
-    pointsByPlace: z.array(z.number().int()).nullable().describe('ffa'),
+    seeding: resolvedSetting('seeding'),
+    qualifiers: resolvedSetting('qualifiers'),
+    thirdPlaceMatch: resolvedSetting('thirdPlaceMatch'),
+    grandFinal: resolvedSetting('grandFinal'),
+    legs: resolvedSetting('legs'),
+    rounds: resolvedSetting('rounds', 'null until the stage starts when not set (then ⌈log2 N⌉)'),
+    points: resolvedSetting('points'),
+    tiebreakers: resolvedSetting('tiebreakers'),
+    participantsPerMatch: resolvedSetting('participantsPerMatch', 'null: everyone in one match'),
+    pointsByPlace: resolvedSetting('pointsByPlace'),
   })
   .strict()
   .describe('The settings with every default filled; a setting that does not apply to the format is null.')
