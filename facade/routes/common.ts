@@ -1,5 +1,8 @@
 // Schemas shared by many routes: headers, error body, list metadata.
 import { z } from 'zod';
+import { matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import type { RouteInput } from './table.ts';
 
 export const requestIdHeader = z
   .string()
@@ -45,21 +48,29 @@ export const cursorParam = z.string().min(1).max(500).optional().describe('meta.
 export function selectionOf(schema: z.ZodObject): string {
   return Object.entries(schema.shape)
     .map(([name, field]) => {
-      const object = objectWithin(field as z.ZodType);
-      return object ? `${name} { ${selectionOf(object)} }` : name;
+      const sub = subSelection(field as z.ZodType);
+      return sub ? `${name} { ${sub} }` : name;
     })
     .join(' ');
 }
 
-function objectWithin(schema: z.ZodType): z.ZodObject | null {
-  if (schema instanceof z.ZodObject) return schema;
-  // A union of objects selects every field of its options (GraphQL answers the ones not set as null).
+/**
+ * What a field selects below it: an object's fields; for a union (a GraphQL union), each option's
+ * fields in a fragment on the GraphQL type its meta id names. null for a leaf.
+ */
+function subSelection(schema: z.ZodType): string | null {
+  if (schema instanceof z.ZodObject) return selectionOf(schema);
   if (schema instanceof z.ZodUnion) {
-    const shapes = (schema.options as z.ZodType[]).map((option) => objectWithin(option)?.shape ?? {});
-    return z.object(Object.assign({}, ...shapes));
+    return (schema.options as z.ZodType[])
+      .map((option) => {
+        const type = (z.globalRegistry.get(option) as { id?: string } | undefined)?.id;
+        if (!type || !(option instanceof z.ZodObject)) throw new Error('Each option of a union read from GraphQL is an object whose meta id is its GraphQL type.');
+        return `... on ${type} { ${selectionOf(option)} }`;
+      })
+      .join(' ');
   }
-  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return objectWithin(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodArray) return objectWithin(schema.element as z.ZodType);
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return subSelection(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return subSelection(schema.element as z.ZodType);
   return null;
 }
 
@@ -67,6 +78,15 @@ function objectWithin(schema: z.ZodType): z.ZodObject | null {
 export const readHeaders = z.object({ 'if-none-match': z.string().max(500).optional(), 'x-request-id': requestIdHeader });
 
 export const ETAG_DOC = { ETag: { description: 'Strong ETag of this page; send it as If-None-Match to get 304 while it is current.', schema: { type: 'string' } } };
+
+/**
+ * respond of a read whose ETag is the event revision of the object `pick` finds in the data: the
+ * ETag header, and 304 when If-None-Match lists it.
+ */
+export const revisionEtag = (pick: (data: Record<string, unknown>) => unknown) => (data: Record<string, unknown>, input: RouteInput) => {
+  const etag = etagOf((pick(data) as { revision: number }).revision);
+  return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
+};
 
 /** A conditional page ({etag, notModified, data, meta}) picked from the operation's data, answered as a list with its ETag or as 304. */
 export const conditionalList = (pick: (data: Record<string, unknown>) => unknown) => ({

@@ -2,11 +2,10 @@
 // Each row runs a query of the competitions subgraph; its selection comes from its response schema.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/competitions/player-statistics.ts';
-import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, selectionOf } from './common.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 
 
 
@@ -136,10 +135,7 @@ export const competitionReadRoutes: RouteRow[] = [
     operation: prepareOperation(`query GetEvent($eventId: ID!) { event(id: $eventId) { ${EVENT_FIELDS} } }`),
     variables: ({ path }) => ({ eventId: path.eventId }),
     result: (data) => data.event,
-    respond: (data, input) => {
-      const etag = etagOf((data.event as { revision: number }).revision);
-      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
-    },
+    respond: revisionEtag((data) => data.event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5": the If-Match of its next write.', schema: { type: 'string' } } },
     success: { status: 200, schema: organisationEventSchema, description: 'The event.' },

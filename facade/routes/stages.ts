@@ -2,11 +2,9 @@
 // bracket order. The stage writes (settings, seeding, start) are in competition-writes.ts.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
-import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, selectionOf } from './common.ts';
-import { restMatch, v1MatchSchema, v1StageSchema } from './v1.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, revisionEtag, selectionOf } from './common.ts';
+import { v1MatchSchema, v1StageSchema } from './v1.ts';
 
 export const stageSchema = v1StageSchema.meta({ id: 'Stage' });
 export const matchSchema = v1MatchSchema.meta({ id: 'Match' });
@@ -25,10 +23,7 @@ export const stageRoutes: RouteRow[] = [
     operation: prepareOperation(`query GetStage($eventId: ID!, $stageId: ID!) { event(id: $eventId) { revision stage(id: $stageId) { ${selectionOf(stageSchema)} } } }`),
     variables: ({ path }) => ({ eventId: path.eventId, stageId: path.stageId }),
     result: (data) => (data.event as { stage: unknown }).stage,
-    respond: (data, input) => {
-      const etag = etagOf((data.event as { revision: number }).revision);
-      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
-    },
+    respond: revisionEtag((data) => data.event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
     success: { status: 200, schema: stageSchema, description: 'The stage.' },
@@ -56,16 +51,7 @@ export const stageRoutes: RouteRow[] = [
       }`,
     ),
     variables: ({ path, query, headers }) => ({ eventId: path.eventId, stageId: path.stageId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
-    ...(() => {
-      const list = conditionalList((data) => data.stageMatches);
-      return {
-        ...list,
-        result: (data: Record<string, unknown>) => {
-          const page = list.result(data) as { data: Record<string, unknown>[]; meta: unknown };
-          return { data: page.data.map(restMatch), meta: page.meta };
-        },
-      };
-    })(),
+    ...conditionalList((data) => data.stageMatches),
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES, matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
-import { etagOf } from '../../subgraphs/shared/preconditions.ts';
-import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
+import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
+import { BRACKET_ORDER, SEEDING_METHODS, SETTING_FORMATS, settingSchemas, STAGE_FORMATS, type SettingName } from '../../subgraphs/competitions/tournament/index.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -42,18 +42,30 @@ export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
+/**
+ * A resolved setting as read: the engine's schema of the setting (points with every field filled),
+ * null where it does not apply to the format (or has no value), described by the formats it applies to.
+ */
+function resolvedSetting(name: SettingName, note?: string) {
+  const schema = name === 'points' ? settingSchemas.points.required() : settingSchemas[name];
+  if (name === 'seeding') return schema;
+  const formats = SETTING_FORMATS[name].length === STAGE_FORMATS.length ? [] : [SETTING_FORMATS[name].join(', ')];
+  const description = [...formats, ...(note ? [note] : [])].join('; ');
+  return description ? schema.nullable().describe(description) : schema.nullable();
+}
+
 export const stageSettingsSchema = z
   .object({
-    seeding: z.enum(['registration', 'random', 'manual', 'previous_stage']),
-    qualifiers: z.number().int().nullable(),
-    thirdPlaceMatch: z.boolean().nullable().describe('single_elimination'),
-    grandFinal: z.enum(['simple', 'double', 'none']).nullable().describe('double_elimination'),
-    legs: z.number().int().nullable().describe('round_robin, league'),
-    rounds: z.number().int().nullable().describe('swiss; null until the stage starts when not set (then ⌈log2 N⌉)'),
-    points: z.object({ win: z.number().int(), draw: z.number().int(), loss: z.number().int() }).strict().nullable().describe('round_robin, league, swiss'),
-    tiebreakers: z.array(z.string()).nullable(),
-    participantsPerMatch: z.number().int().nullable().describe('ffa; null: everyone in one match'),
-    pointsByPlace: z.array(z.number().int()).nullable().describe('ffa'),
+    seeding: resolvedSetting('seeding'),
+    qualifiers: resolvedSetting('qualifiers'),
+    thirdPlaceMatch: resolvedSetting('thirdPlaceMatch'),
+    grandFinal: resolvedSetting('grandFinal'),
+    legs: resolvedSetting('legs'),
+    rounds: resolvedSetting('rounds', 'null until the stage starts when not set (then ⌈log2 N⌉)'),
+    points: resolvedSetting('points'),
+    tiebreakers: resolvedSetting('tiebreakers'),
+    participantsPerMatch: resolvedSetting('participantsPerMatch', 'null: everyone in one match'),
+    pointsByPlace: resolvedSetting('pointsByPlace'),
   })
   .strict()
   .describe('The settings with every default filled; a setting that does not apply to the format is null.')
@@ -61,7 +73,7 @@ export const stageSettingsSchema = z
 
 export const stageSeedingSchema = z
   .object({
-    method: z.enum(['registration', 'random', 'manual', 'previous_stage']),
+    method: z.enum(SEEDING_METHODS),
     randomSeed: z.number().int().nullable().describe('random: the recorded seed of the shuffle; the same seed over the same registration order gives the same seeding.'),
     participantIds: z.array(z.string()).describe('Seed 1 first.'),
     groups: z.array(z.object({ groupId: z.string(), participantIds: z.array(z.string()) }).strict()).nullable().describe('Round robin stages with groups: each group, best seed first.'),
@@ -76,10 +88,10 @@ export const v1StageSchema = z
     id: z.string(),
     eventId: z.string(),
     name: z.string(),
-    format: z.string(),
+    format: z.enum(STAGE_FORMATS),
     bestOf: z.number().int(),
     position: z.number().int(),
-    status: z.string().describe('pending, running or completed'),
+    status: z.enum(STAGE_STATUSES),
     settings: stageSettingsSchema,
     seeding: stageSeedingSchema,
   })
@@ -97,7 +109,7 @@ export const v1RoundSchema = z
     groupId: z.string().nullable(),
     number: z.number().int().describe('From 1, per group and bracket.'),
     name: z.string(),
-    bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+    bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
   })
   .strict()
   .meta({ id: 'V1Round' });
@@ -148,19 +160,20 @@ export const v1PlaydaySchema = z
   .meta({ id: 'V1Playday' });
 
 const matchLinkSchema = z.object({ matchId: z.string(), slot: z.enum(['a', 'b']) }).strict().nullable().meta({ id: 'MatchLink' });
+// The GraphQL union SlotSource: each option is named after its GraphQL type, which selectionOf selects on.
 const matchSourceSchema = z
   .union([
-    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict(),
-    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict(),
+    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict().meta({ id: 'SeedSource' }),
+    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict().meta({ id: 'MatchSource' }),
   ])
   .nullable()
-  .meta({ id: 'MatchSource' });
+  .meta({ id: 'SlotSource' });
 
 /** What a stage start generates on each match; null on matches that were not generated. */
-export const matchStructureFields = {
+const matchStructureFields = {
   roundNumber: z.number().int().nullable().describe('The round number, restarting per group and bracket.'),
   position: z.number().int().nullable().describe('1-based position within the round.'),
-  bracket: z.enum(['winners', 'losers', 'grand_final', 'third_place']).nullable().describe('null outside elimination brackets.'),
+  bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
   winnerTo: matchLinkSchema.describe('Where the winner goes next.'),
   loserTo: matchLinkSchema.describe('Where the loser goes next (double elimination, third place match).'),
   sourceA: matchSourceSchema.describe('Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye).'),
@@ -170,11 +183,6 @@ export const matchStructureFields = {
     .nullable()
     .describe('Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels.'),
 };
-
-/** GraphQL answers a source's fields that do not apply as null; REST leaves them out. */
-const restSource = (source: Record<string, unknown> | null) => (source ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== null)) : null);
-export const restMatch = (match: Record<string, unknown> | null | undefined) =>
-  match ? { ...match, sourceA: restSource(match.sourceA as Record<string, unknown> | null), sourceB: restSource(match.sourceB as Record<string, unknown> | null) } : match;
 
 const opponentSchema = z
   .object({
@@ -252,8 +260,6 @@ interface EventChildSpec {
   path_params?: string[];
   query?: z.ZodObject;
   example: { request: string; response: unknown };
-  /** Shapes each item of the answer. */
-  transform?: (item: Record<string, unknown>) => unknown;
 }
 
 /**
@@ -286,11 +292,7 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
       view: `${spec.path}?${JSON.stringify([path, Object.entries(query).sort()])}`,
       ifNoneMatch: h['if-none-match'] ?? null,
     }),
-    result: (data) => {
-      const value = view(data).event?.[name] as Record<string, unknown> | undefined;
-      if (!spec.transform || !value) return value;
-      return spec.list ? { ...value, data: (value.data as Record<string, unknown>[]).map(spec.transform) } : spec.transform(value);
-    },
+    result: (data) => view(data).event?.[name],
     respond: (data) => ({ headers: { ETag: view(data).etag }, notModified: view(data).notModified }),
     ...(spec.list ? { format: 'list' as const } : {}),
     notModified: true,
@@ -321,7 +323,7 @@ const MATCH_EXAMPLE = {
   completedAt: '2026-01-05T18:00:00.000Z',
   streamUrl: 'https://twitch.example.test/demo-open',
   updatedAt: '2026-01-05T18:00:00.000Z',
-  roundNumber: null,
+  roundNumber: 1,
   position: null,
   bracket: null,
   winnerTo: null,
@@ -390,10 +392,7 @@ export const v1Routes: RouteRow[] = [
     operation: prepareOperation(`query V1GetEvent($eventId: ID!) { apiKey { event(id: $eventId) { ${V1_EVENT_FIELDS} } } }`),
     variables: ({ path }) => ({ eventId: path.eventId }),
     result: (data) => apiKey(data).event,
-    respond: (data, input) => {
-      const etag = etagOf((apiKey(data).event as { revision: number }).revision);
-      return { headers: { ETag: etag }, notModified: matchesIfNoneMatch(input.headers['if-none-match'] as string | undefined, etag) };
-    },
+    respond: revisionEtag((data) => apiKey(data).event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
     success: { status: 200, schema: v1EventSchema, description: 'The event.' },
@@ -568,7 +567,6 @@ export const v1Routes: RouteRow[] = [
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),
     example: { request: 'GET /api/v1/events/evt_open/matches?status=completed', response: { data: [MATCH_EXAMPLE], meta: { nextCursor: null, hasMore: false } } },
-    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1GetMatch',
@@ -581,7 +579,6 @@ export const v1Routes: RouteRow[] = [
     list: false,
     path_params: ['matchId'],
     example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
-    transform: restMatch,
   }),
   eventChildRoute({
     operationId: 'v1ListStandings',

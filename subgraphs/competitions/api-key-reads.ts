@@ -1,10 +1,9 @@
 // Reads behind an organisation API key (v1): everything is scoped to the key's organisation.
-import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
-import { matchesIfNoneMatch, organisationEventsPage, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
+import { matchesIfNoneMatch, organisationEventsPage, pageEtag, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
 import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 
@@ -51,7 +50,7 @@ export interface EventView {
  */
 export async function keyEventView(ctx: SubgraphContext, key: KeyAuthority, eventId: string, view: string, ifNoneMatch: string | null | undefined): Promise<EventView> {
   const event = await keyEvent(ctx, key, eventId);
-  const etag = `"e${event.revision}-${createHash('sha256').update(view).digest('base64url').slice(0, 12)}"`;
+  const etag = pageEtag('e', event.revision, view);
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { etag, notModified: true, event: null };
   return { etag, notModified: false, event };
 }

@@ -28,6 +28,7 @@ import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
 import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
+import type { Scope } from '../shared/scopes.ts';
 
 export interface EventState {
   id: string;
@@ -81,8 +82,31 @@ export interface EventWrite {
   onGuard?(check: string, value: string): Error | undefined;
 }
 
+/** The Idempotency-Key scope of a write: the application, the route and the request's hash. */
+export function idempotencyScope(authority: Authority, method: string, route: string, key: string | null | undefined, request: unknown): IdempotencyScope {
+  return { applicationId: authority.applicationId, method, route, key: validateKey(key), requestHash: requestHash(request) };
+}
+
 /** A stale plan or a deadlock is retried this many times in all before the write gives up. */
 const ATTEMPTS = 4;
+
+/**
+ * An organiser's authority over organisation `organisationId`, or over its event `eventId` when
+ * given: the application is installed there (on the event or its organisation; else 403
+ * missing_installation) and a user actor holds `scope` there (else 403 missing_permission).
+ */
+export async function assertOrganiserAuthority(ctx: SubgraphContext, authority: Authority, scope: Scope, organisationId: string, eventId?: string): Promise<void> {
+  const installation = eventId
+    ? await installationFor(ctx.loaders, authority.applicationId, 'event', eventId, organisationId)
+    : await installationFor(ctx.loaders, authority.applicationId, 'organisation', organisationId);
+  if (!installation) {
+    throw forbidden(`The application has no active installation on ${eventId ? 'the organisation of this event' : 'this organisation'}.`, 'missing_installation');
+  }
+  if (authority.actor.type === 'user') {
+    const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, eventId ? 'event' : 'organisation', eventId ?? organisationId, installation);
+    if (!permissions.includes(scope)) throw forbidden(`The user may not ${scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
+  }
+}
 
 /**
  * Before the transaction: the event exists (404), the application is installed on it or its
@@ -96,16 +120,7 @@ async function admit(ctx: SubgraphContext, authority: Authority, write: EventWri
     return event;
   }
   if (!contract.scope) throw new Error(`${write.operation} names no scope and no admission of its own.`);
-  const installation = await installationFor(ctx.loaders, authority.applicationId, 'event', event.id, event.organisationId);
-  if (!installation) {
-    throw forbidden('The application has no active installation on the organisation of this event.', 'missing_installation');
-  }
-  if (authority.actor.type === 'user') {
-    const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, 'event', event.id, installation);
-    if (!permissions.includes(contract.scope)) {
-      throw forbidden(`The user may not ${contract.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
-    }
-  }
+  await assertOrganiserAuthority(ctx, authority, contract.scope, event.organisationId, event.id);
   return event;
 }
 
@@ -122,13 +137,7 @@ export async function runEventWrite(ctx: SubgraphContext, write: EventWrite): Pr
   let event = await admit(ctx, authority, write);
   let idempotency: IdempotencyScope | undefined;
   if (contract.idempotent || write.idempotencyKey) {
-    idempotency = {
-      applicationId: authority.applicationId,
-      method: contract.method,
-      route: write.operation,
-      key: validateKey(write.idempotencyKey),
-      requestHash: requestHash({ eventId: write.eventId, request: write.request }),
-    };
+    idempotency = idempotencyScope(authority, contract.method, write.operation, write.idempotencyKey, { eventId: write.eventId, request: write.request });
   }
   // Writes without If-Match are planned at the current revision and only checked for staleness.
   const expected = contract.ifMatch === false ? null : expectedRevision(write.ifMatch);

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../shared/validation.ts';
 import { graphql } from '../shared/zod-graphql.ts';
+import { EVENT_VISIBILITIES } from './organisation-events.ts';
+import { STAGE_FORMATS } from './tournament/types.ts';
 
 const id = z.string().min(1).max(128).register(graphql, { name: 'ID' });
 /** An enum of the API, named for GraphQL. */
@@ -12,11 +14,11 @@ const named = <T extends readonly [string, ...string[]]>(name: string, values: T
   z.enum(values).describe(description).register(graphql, { name });
 const name = z.string().trim().min(1).max(100);
 
-export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
 /** Formats played in groups; elimination brackets have none. */
 export const GROUP_FORMATS: readonly string[] = ['round_robin', 'swiss', 'league', 'ffa'];
 export const BEST_OF = [1, 2, 3, 5, 7] as const;
 export const MATCH_STATUSES = ['scheduled', 'live', 'completed', 'cancelled'] as const;
+export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
 export const PARTICIPANT_STATUSES = ['registered', 'checked_in', 'confirmed', 'disqualified', 'withdrawn'] as const;
 export const LINEUP_ROLES = ['captain', 'player', 'substitute', 'coach'] as const;
 export const STAFF_ROLES = ['caster', 'observer', 'producer', 'admin', 'referee'] as const;
@@ -24,6 +26,23 @@ export const VETO_ACTIONS = ['ban', 'pick', 'decider'] as const;
 
 const bestOf = z.literal(BEST_OF).describe('1, 2, 3, 5 or 7');
 const timestamp = isoTimestamp;
+
+/** A body's startsAt and endsAt, both sent: the end must not come before the start. */
+function endsNotBeforeStart(value: { startsAt?: string | null; endsAt?: string | null }, ctx: z.RefinementCtx) {
+  if (value.startsAt && value.endsAt && Date.parse(value.endsAt) < Date.parse(value.startsAt)) {
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
+  }
+}
+
+/** A team and, optionally, the stage and group it is meant for (an invitation's, a registration's). */
+const teamPlacement = z.object({
+  teamId: id,
+  stageId: id.nullish().describe('A stage of the event; needed with groupId.'),
+  groupId: id.nullish().describe("A group of stageId: recorded as the participant's selected group."),
+});
+function groupNeedsStage(value: { stageId?: string | null; groupId?: string | null }, ctx: z.RefinementCtx) {
+  if (value.groupId && !value.stageId) ctx.addIssue({ code: 'custom', path: ['stageId'], message: 'required with groupId' });
+}
 
 export const publishInput = z.object({}).strict().meta({ id: 'PublishEventRequest' });
 
@@ -80,9 +99,7 @@ export const stageInput = z
     if (stage.groups?.length && !GROUP_FORMATS.includes(stage.format)) {
       ctx.addIssue({ code: 'custom', path: ['groups'], message: `a ${stage.format} stage has no groups` });
     }
-    if (stage.startsAt && stage.endsAt && Date.parse(stage.endsAt) < Date.parse(stage.startsAt)) {
-      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
-    }
+    endsNotBeforeStart(stage, ctx);
   })
   .meta({ id: 'CreateStageRequest' });
 
@@ -100,17 +117,10 @@ export const stageSeedingInput = z
   })
   .meta({ id: 'StageSeedingRequest' });
 
-export const invitationInput = z
-  .object({
-    teamId: id,
-    stageId: id.nullish(),
-    groupId: id.nullish(),
-    message: z.string().max(1000).nullish(),
-  })
+export const invitationInput = teamPlacement
+  .extend({ message: z.string().max(1000).nullish() })
   .strict()
-  .superRefine((invitation, ctx) => {
-    if (invitation.groupId && !invitation.stageId) ctx.addIssue({ code: 'custom', path: ['stageId'], message: 'required with groupId' });
-  })
+  .superRefine(groupNeedsStage)
   .meta({ id: 'CreateInvitationRequest' });
 
 export const standingAdjustmentInput = z
@@ -194,7 +204,6 @@ const url = z.url({ protocol: /^https?$/ }).max(500);
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb');
 
 // ── Organiser writes: creating and changing events, registering teams ───────
-export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 /** Columns of a new event that no request sets (docs/competitions.md#organiser-writes). */
 export const NEW_EVENT_DEFAULTS = { type: 'cup', platform: 'pc', currency: 'EUR', region: null, timezone: 'UTC', visibility: 'private', state: 'draft' } as const;
 export const SLUG_MAX = 80;
@@ -232,14 +241,13 @@ export const createEventInput = z
     visibility: visibility.nullish().describe('Default private.'),
   })
   .strict()
-  .superRefine((event, ctx) => {
-    if (event.startsAt && event.endsAt && Date.parse(event.endsAt) < Date.parse(event.startsAt)) {
-      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
-    }
-  })
+  .superRefine(endsNotBeforeStart)
   .meta({ id: 'CreateEventRequest' });
 
-/** Absent keeps a field; null clears the optional ones (name, slug, visibility and timezone cannot be cleared). */
+/**
+ * Absent keeps a field; null clears the optional ones (name, slug, visibility and timezone cannot be
+ * cleared). The dates are checked in updateEvent's plan, against the stored ones where one is absent.
+ */
 export const updateEventInput = z
   .object({
     name: eventName.optional(),
@@ -257,23 +265,9 @@ export const updateEventInput = z
   })
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'send at least one field')
-  .superRefine((patch, ctx) => {
-    if (patch.startsAt && patch.endsAt && Date.parse(patch.endsAt) < Date.parse(patch.startsAt)) {
-      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must not be before startsAt' });
-    }
-  })
   .meta({ id: 'UpdateEventRequest' });
 
-export const participantInput = z
-  .object({
-    teamId: id,
-    stageId: id.nullish().describe('A stage of the event; needed with groupId.'),
-    groupId: id.nullish().describe("A group of stageId: recorded as the participant's selected group."),
-  })
-  .strict()
-  .superRefine((registration, ctx) => {
-    if (registration.groupId && !registration.stageId) ctx.addIssue({ code: 'custom', path: ['stageId'], message: 'required with groupId' });
-  })
+export const participantInput = teamPlacement.strict().superRefine(groupNeedsStage)
   .meta({ id: 'CreateParticipantRequest' });
 const side = named('MatchSide', ['a', 'b'], 'A side of a match.');
 

@@ -1,12 +1,11 @@
 // Matches of an event as viewers and overlays read them: a page, or one match, is one statement
 // with both sides' teams and the maps played, so a page costs the same at 100 matches as at 100,000.
-import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
 import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './statements.ts';
 
 export type { MatchRow };
@@ -65,7 +64,7 @@ export async function stageMatchPage(ctx: SubgraphContext, args: StageMatchArgs)
   ) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
-  const etag = `"sm${event.revision}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const etag = pageEtag('sm', event.revision, binding, args.cursor ?? '', limit);
   const stage = await ctx.loaders.stage.load(args.stageId);
   if (!stage || stage.eventId !== event.id) throw notFound('The stage');
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };

@@ -36,6 +36,15 @@ function checkFilter(field: string, value: string | null | undefined, allowed: r
 }
 
 /**
+ * A strong ETag of a conditional read: `prefix` names the read, `version` is what every change to
+ * it moves (an event revision, a change-log sequence), and `parts` (joined by |) tell apart the views
+ * of one version, e.g. binding, cursor and page size.
+ */
+export function pageEtag(prefix: string, version: number | string, ...parts: (string | number)[]): string {
+  return `"${prefix}${version}-${createHash('sha256').update(parts.join('|')).digest('base64url').slice(0, 12)}"`;
+}
+
+/**
  * True when an If-None-Match header lists this strong ETag, or is * (any current representation) —
  * callers answer 304 only for a request that would otherwise have answered 200.
  */
@@ -71,7 +80,7 @@ export async function organisationEventsPage(ctx: SubgraphContext, args: EventLi
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
   const [, [latest]] = await Promise.all([admit(), ctx.sql<{ sequence: string | null }>(LATEST_CHANGE_SQL, [args.organisationId])]);
-  const etag = `"ev${latest?.sequence ?? 0}-${createHash('sha256').update(`${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const etag = pageEtag('ev', latest?.sequence ?? 0, binding, args.cursor ?? '', limit);
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
   const filters = { visibility: Boolean(args.visibility), state: Boolean(args.state), after: Boolean(after) };
   const params: unknown[] = [args.organisationId];

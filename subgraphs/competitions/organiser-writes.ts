@@ -5,14 +5,14 @@
 // invitation with no scope and no If-Match, admitted by playing in the invited team.
 import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
-import { installationFor, permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
+import { installationFor, requireScope, type Authority } from '../shared/authority.ts';
 import { newId } from '../shared/crypto.ts';
 import { forbidden, notFound, validationFailed } from '../shared/errors.ts';
-import { idempotentTransaction, requestHash, validateKey } from '../shared/idempotency.ts';
+import { idempotentTransaction } from '../shared/idempotency.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 import type { Db, SqlStatement } from '../shared/db/database.ts';
 import { validate } from '../shared/validation.ts';
-import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
+import { assertOrganiserAuthority, idempotencyScope, runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import { createEventInput, NEW_EVENT_DEFAULTS, participantInput, SLUG_MAX, updateEventInput } from './inputs.ts';
 import {
   ANSWER_INVITATION_SQL,
@@ -23,7 +23,7 @@ import {
   UPDATE_EVENT_SQL,
 } from './statements.ts';
 import { WRITES } from './write-contracts.ts';
-import { assertOpen, assertTeam, conflict, stageAndGroupOf, unchanged, type Preconditions } from './writes.ts';
+import { assertNotParticipant, assertOpen, assertRegistrable, conflict, unchanged, type Preconditions } from './writes.ts';
 
 const slugTaken = () => conflict('Another event of this organisation has this slug.', 'slug_taken');
 const onSlugGuard = (check: string) => (check === 'slug_taken' ? slugTaken() : undefined);
@@ -41,8 +41,6 @@ export function slugOf(name: string): string {
 }
 
 const timestamp = (value: string | Date | null | undefined) => (value ? new Date(value).toISOString() : null);
-/** Attempts of a creation whose slug another writer took between the choice and the commit. */
-const CREATE_ATTEMPTS = 3;
 
 // ── create ───────────────────────────────────────────────────────────────────
 export async function createEvent(ctx: SubgraphContext, organisationId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
@@ -51,58 +49,41 @@ export async function createEvent(ctx: SubgraphContext, organisationId: string, 
   const authority = await ctx.authority();
   requireScope(authority, contract.scope);
   // As every event write: an installation on the organisation (an unknown one has none), and a user's permission there.
-  const installation = await installationFor(ctx.loaders, authority.applicationId, 'organisation', organisationId);
-  if (!installation) throw forbidden('The application has no active installation on this organisation.', 'missing_installation');
-  if (authority.actor.type === 'user') {
-    const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, 'organisation', organisationId, installation);
-    if (!permissions.includes(contract.scope)) throw forbidden(`The user may not ${contract.scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
-  }
-  const scope = {
-    applicationId: authority.applicationId,
-    method: contract.method,
-    route: 'createEvent',
-    key: validateKey(pre.idempotencyKey),
-    requestHash: requestHash({ organisationId, request: input }),
-  };
+  await assertOrganiserAuthority(ctx, authority, contract.scope, organisationId);
+  const scope = idempotencyScope(authority, contract.method, 'createEvent', pre.idempotencyKey, { organisationId, request: input });
   const explicit = input.slug != null;
-  for (let attempt = 1; ; attempt++) {
-    const eventId = newId('evt');
-    const result: WriteResult = { resourceId: eventId, revision: 1, updated: true, replayed: false };
-    const statements: SqlStatement[] = [
-      { text: LOCK_ORGANISATION_SQL, values: [organisationId] },
-      ...(explicit ? [{ text: SLUG_FREE_SQL, values: [organisationId, input.slug, eventId] }] : []),
-      {
-        text: INSERT_EVENT_SQL,
-        values: [
-          eventId,
-          organisationId,
-          input.slug ?? slugOf(input.name),
-          !explicit,
-          eventId.slice(4, 14).toLowerCase().replace(/[^a-z0-9]/g, '0'),
-          input.name,
-          NEW_EVENT_DEFAULTS.type,
-          input.visibility ?? NEW_EVENT_DEFAULTS.visibility,
-          NEW_EVENT_DEFAULTS.state,
-          NEW_EVENT_DEFAULTS.platform,
-          NEW_EVENT_DEFAULTS.currency,
-          input.game ?? null,
-          input.timezone ?? NEW_EVENT_DEFAULTS.timezone,
-          timestamp(input.startsAt),
-          `chg_${randomUUID().replace(/-/g, '')}`,
-          timestamp(input.endsAt),
-        ],
-      },
-      NOTIFY_CHANGES,
-    ];
-    try {
-      const { body: answer, replayed } = await idempotentTransaction(ctx, scope, { status: contract.status, body: result }, statements, onSlugGuard);
-      return { ...answer, replayed };
-    } catch (error) {
-      // 23505: a slug taken by a writer that does not take the organisation's lock (none does today).
-      if ((error as { code?: string }).code !== '23505' || attempt === CREATE_ATTEMPTS) throw error;
-      if (explicit) throw slugTaken();
-    }
-  }
+  const eventId = newId('evt');
+  const result: WriteResult = { resourceId: eventId, revision: 1, updated: true, replayed: false };
+  // Every writer of a slug (creations, updateEvent) takes the organisation's lock first, so the slug
+  // chosen or checked under it is still free at commit.
+  const statements: SqlStatement[] = [
+    { text: LOCK_ORGANISATION_SQL, values: [organisationId] },
+    ...(explicit ? [{ text: SLUG_FREE_SQL, values: [organisationId, input.slug, eventId] }] : []),
+    {
+      text: INSERT_EVENT_SQL,
+      values: [
+        eventId,
+        organisationId,
+        input.slug ?? slugOf(input.name),
+        !explicit,
+        eventId.slice(4, 14).toLowerCase().replace(/[^a-z0-9]/g, '0'),
+        input.name,
+        NEW_EVENT_DEFAULTS.type,
+        input.visibility ?? NEW_EVENT_DEFAULTS.visibility,
+        NEW_EVENT_DEFAULTS.state,
+        NEW_EVENT_DEFAULTS.platform,
+        NEW_EVENT_DEFAULTS.currency,
+        input.game ?? null,
+        input.timezone ?? NEW_EVENT_DEFAULTS.timezone,
+        timestamp(input.startsAt),
+        `chg_${randomUUID().replace(/-/g, '')}`,
+        timestamp(input.endsAt),
+      ],
+    },
+    NOTIFY_CHANGES,
+  ];
+  const { body: answer, replayed } = await idempotentTransaction(ctx, scope, { status: contract.status, body: result }, statements, onSlugGuard);
+  return { ...answer, replayed };
 }
 
 // ── update ───────────────────────────────────────────────────────────────────
@@ -137,8 +118,7 @@ export function updateEvent(ctx: SubgraphContext, eventId: string, body: unknown
       if (fields.length === 0) return unchanged(eventId);
       const statements: SqlStatement[] = [];
       if (fields.includes('slug')) {
-        if (await db.event.count({ where: { organisationId: event.organisationId, slug: after.slug!, id: { not: eventId } } })) throw slugTaken();
-        // Checked again under the organisation's lock, which creations take too.
+        // Checked under the organisation's lock, which creations take too (guard slug_taken → 409).
         statements.push({ text: LOCK_ORGANISATION_SQL, values: [event.organisationId] }, { text: SLUG_FREE_SQL, values: [event.organisationId, after.slug, eventId] });
       }
       statements.push({ text: UPDATE_EVENT_SQL, values: [eventId, ...EVENT_FIELDS.map((field) => after[field])] });
@@ -153,8 +133,8 @@ export function updateEvent(ctx: SubgraphContext, eventId: string, body: unknown
 }
 
 // ── registration ─────────────────────────────────────────────────────────────
-async function registration(db: Db, event: EventState, teamId: string, groupId: string | null, invitationId: string | null) {
-  if (await db.participant.count({ where: { eventId: event.id, teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
+/** The participant a registration creates, once its team is known to be registrable. */
+function registration(event: EventState, teamId: string, groupId: string | null, invitationId: string | null) {
   const participantId = newId('par');
   const [insertParticipant, insertLineup] = INSERT_PARTICIPANT_SQL;
   return {
@@ -180,10 +160,8 @@ export function createParticipant(ctx: SubgraphContext, eventId: string, body: u
     ...pre,
     request: input,
     async plan(db, event) {
-      assertOpen(event);
-      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      await assertTeam(db, input.teamId);
-      const registered = await registration(db, event, input.teamId, input.groupId ?? null, null);
+      await assertRegistrable(db, event, input.teamId, input.stageId, input.groupId);
+      const registered = registration(event, input.teamId, input.groupId ?? null, null);
       return { resourceId: registered.participantId, changed: true, changes: [registered.change], statements: registered.statements };
     },
   });
@@ -222,7 +200,8 @@ export function acceptInvitation(ctx: SubgraphContext, eventId: string, invitati
     async plan(db, event) {
       const invitation = await pendingInvitation(db, invitationId);
       assertOpen(event);
-      const registered = await registration(db, event, invitation.teamId, invitation.groupId, invitationId);
+      await assertNotParticipant(db, eventId, invitation.teamId);
+      const registered = registration(event, invitation.teamId, invitation.groupId, invitationId);
       return {
         resourceId: registered.participantId,
         changed: true,

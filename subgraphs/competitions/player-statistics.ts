@@ -1,11 +1,10 @@
 // GET /api/v2/events/{eventId}/statistics/players: per-player totals over the matches in scope (the
 // event, a stage or a group), with the derived rates documented in docs/competitions.md.
-import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, type ConditionalPage } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
 import { playerStatisticsStatement, type PlayerStatisticsRow } from './statements.ts';
 
 /**
@@ -94,7 +93,7 @@ export async function eventPlayerStatistics(ctx: SubgraphContext, args: PlayerSt
   }
   // An ETag (or a cached page) exists only for arguments that passed the checks below at this
   // revision, so a request naming it needs no checks; * does, as it names no page in particular.
-  const etag = `"ps${event.revision}-${createHash('sha256').update(`${event.id}|${binding}|${args.cursor ?? ''}|${limit}`).digest('base64url').slice(0, 12)}"`;
+  const etag = pageEtag('ps', event.revision, event.id, binding, args.cursor ?? '', limit);
   if (matchesIfNoneMatch(args.ifNoneMatch, etag, false)) return { etag, notModified: true };
   const cached = pageCache.get(etag);
   if (cached) return { etag, notModified: false, ...cached };

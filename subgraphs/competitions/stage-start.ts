@@ -27,11 +27,8 @@ import {
   type StageSettings,
 } from './tournament/index.ts';
 
-export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
 /** Participants who take part in a stage; withdrawn and disqualified ones do not. */
 export const ELIGIBLE_STATUSES = ['registered', 'checked_in', 'confirmed'];
-/** Bracket order of a stage's matches. */
-export const BRACKET_ORDER = ['winners', 'losers', 'grand_final', 'third_place'] as const;
 
 /** The stage's seeding as stored (Stage.seeding) and read. */
 export interface StageSeeding {
@@ -287,9 +284,7 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
               column('participantBId'),
               column('status'),
               column('isFreeWin'),
-              column('roundNumber'),
               column('position'),
-              column('bracket'),
               column('winnerToMatchId'),
               column('winnerToSlot'),
               column('loserToMatchId'),

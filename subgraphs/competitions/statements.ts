@@ -6,6 +6,7 @@
 import type { Event } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
+import { BRACKET_ORDER } from './tournament/types.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -141,7 +142,13 @@ export interface MatchRow {
 /** A slot's source as stored: a seed of the stage, or the winner or loser of another match. */
 export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' | 'loser'; matchId: string };
 
-const MATCH_SELECT = `
+/**
+ * The SELECT of a match as MatchRow reads it, with `columns` selected after MatchRow's and `joins`
+ * after its own (aliases other than m, pa, ta, pb, tb, r). The round number and bracket are the
+ * match's round's.
+ */
+function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
+  return `
   SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
          m."participantAId", m."participantBId", m."scoreA", m."scoreB",
          pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
@@ -150,12 +157,15 @@ const MATCH_SELECT = `
                                                      'scoreA', mm."scoreA", 'scoreB', mm."scoreB", 'winner', mm.winner) ORDER BY mm.position)
                    FROM "MatchMap" mm LEFT JOIN "Map" mp ON mp.id = mm."mapId" WHERE mm."matchId" = m.id), '[]'::json) AS maps,
          ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
-         m."streamUrl", m."roundNumber", m.position, m.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
+         m."streamUrl", r.number AS "roundNumber", m.position, r.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
          m."sourceA", m."sourceB", m.opponents,
-         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"
+         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"${columns.map((column) => `,\n         ${column}`).join('')}
   FROM "Match" m
   LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
-  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"`;
+  LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"
+  LEFT JOIN "Round" r ON r.id = m."roundId"${joins.map((join) => `\n  ${join}`).join('')}`;
+}
+const MATCH_SELECT = matchSelect();
 
 /** One match of event $1: $2 its id. */
 export const MATCH_SQL = `${MATCH_SELECT} WHERE m."eventId" = $1 AND m.id = $2`;
@@ -175,9 +185,9 @@ export const matchPageStatement = pageStatements<{ stage: boolean; group: boolea
   return `${MATCH_SELECT} WHERE ${conditions.join(' AND ')} ORDER BY m."createdAt", m.id LIMIT ${rows}`;
 });
 
-/** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER); 0 outside brackets. */
-export const BRACKET_RANK = `CASE m.bracket WHEN 'winners' THEN 1 WHEN 'losers' THEN 2 WHEN 'grand_final' THEN 3 WHEN 'third_place' THEN 4 ELSE 0 END`;
-const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(m."roundNumber", 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
+/** Rank of a match's bracket in a stage's bracket order (tournament BRACKET_ORDER, from 1); 0 outside brackets. */
+export const BRACKET_RANK = `CASE r.bracket ${BRACKET_ORDER.map((bracket, index) => `WHEN '${bracket}' THEN ${index + 1}`).join(' ')} ELSE 0 END`;
+const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(r.number, 0), COALESCE(g.position, 0), COALESCE(m.position, 0), m."createdAt", m.id`;
 
 /**
  * A page of stage $2's matches (event $1) in bracket order: bracket (winners, losers, grand_final,
@@ -185,10 +195,10 @@ const STAGE_ORDER_KEY = `${BRACKET_RANK}, COALESCE(m."roundNumber", 0), COALESCE
  * after the cursor's key ($3 … $8).
  */
 export const stageMatchPageStatement = pageStatements<{ after: boolean }>((filters, rows) => {
-  const select = MATCH_SELECT.replace(
-    'FROM "Match" m',
-    `, ${BRACKET_RANK} AS "orderRank", COALESCE(g.position, 0) AS "orderGroup" FROM "Match" m LEFT JOIN "Group" g ON g.id = m."groupId"`,
-  );
+  const select = matchSelect({
+    columns: [`${BRACKET_RANK} AS "orderRank"`, 'COALESCE(g.position, 0) AS "orderGroup"'],
+    joins: ['LEFT JOIN "Group" g ON g.id = m."groupId"'],
+  });
   const after = filters.after ? ` AND (${STAGE_ORDER_KEY}) > ($3::int, $4::int, $5::int, $6::int, $7::timestamp, $8::text)` : '';
   return `${select} WHERE m."eventId" = $1 AND m."stageId" = $2${after} ORDER BY ${STAGE_ORDER_KEY} LIMIT ${rows}`;
 });
@@ -320,14 +330,14 @@ export const INSERT_GENERATED_ROUNDS_SQL = `
  */
 export const INSERT_GENERATED_MATCHES_SQL = `
   INSERT INTO "Match" (id, "eventId", "stageId", "groupId", "roundId", "participantAId", "participantBId", "bestOf", status, "isFreeWin",
-    "roundNumber", position, bracket, "winnerToMatchId", "winnerToSlot", "loserToMatchId", "loserToSlot", "sourceA", "sourceB", opponents,
+    position, "winnerToMatchId", "winnerToSlot", "loserToMatchId", "loserToSlot", "sourceA", "sourceB", opponents,
     "completedAt", "createdAt", "updatedAt")
   SELECT m.id, $1, $2, m."groupId", m."roundId", m.a, m.b, $3, m.status, m."isFreeWin",
-    m."roundNumber", m.position, m.bracket, m."winnerTo", m."winnerSlot", m."loserTo", m."loserSlot", m."sourceA"::jsonb, m."sourceB"::jsonb, m.opponents::jsonb,
+    m.position, m."winnerTo", m."winnerSlot", m."loserTo", m."loserSlot", m."sourceA"::jsonb, m."sourceB"::jsonb, m.opponents::jsonb,
     CASE WHEN m.status = 'completed' THEN ${NOW} END, ${NOW}, ${NOW}
-  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[], $12::int[], $13::text[],
-              $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
-       AS m(id, "groupId", "roundId", a, b, status, "isFreeWin", "roundNumber", position, bracket, "winnerTo", "winnerSlot", "loserTo", "loserSlot", "sourceA", "sourceB", opponents)`;
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[],
+              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+       AS m(id, "groupId", "roundId", a, b, status, "isFreeWin", position, "winnerTo", "winnerSlot", "loserTo", "loserSlot", "sourceA", "sourceB", opponents)`;
 
 export const SET_FIRST_STAGE_SQL = `UPDATE "Event" SET "firstStageId" = $2 WHERE id = $1 AND "firstStageId" IS NULL`;
 
@@ -413,7 +423,8 @@ export const SLUG_FREE_SQL = `
 /**
  * A draft event ($1) of organisation $2 at revision 1, and its event.created change-log row ($15).
  * The slug is $3 as sent ($4 false), or the first free one of $3, $3-2, $3-3, … ($4 true; $5 is a
- * last resort); it is chosen under the organisation's lock.
+ * last resort); it is chosen under the organisation's lock. It writes its change-log row itself rather
+ * than through recordChanges (RECORD_CHANGES_SQL): the row's payload holds the slug chosen here, in SQL.
  */
 export const INSERT_EVENT_SQL = `
   WITH candidates AS (

@@ -149,7 +149,7 @@ export function createStage(ctx: SubgraphContext, eventId: string, body: unknown
 
 // ── invitations ──────────────────────────────────────────────────────────────
 /** A team named in a body (an invitation's, a registration's) is one that exists: else 400 naming teamId. */
-export async function assertTeam(db: Db, teamId: string): Promise<void> {
+async function assertTeam(db: Db, teamId: string): Promise<void> {
   const team = await db.team.findUnique({ where: { id: teamId }, select: { id: true } });
   if (!team) throw validationFailed('teamId is not a team.', [{ field: 'teamId', issue: 'unknown team' }]);
 }
@@ -165,6 +165,22 @@ export async function stageAndGroupOf(db: Db, eventId: string, stageId: string |
   }
 }
 
+/** A team that does not take part in the event yet: else 409 already_participant. */
+export async function assertNotParticipant(db: Db, eventId: string, teamId: string): Promise<void> {
+  if (await db.participant.count({ where: { eventId, teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
+}
+
+/**
+ * What inviting a team and registering it both require: the event open, the stage and group (if
+ * named) of this event, an existing team that does not take part yet.
+ */
+export async function assertRegistrable(db: Db, event: EventState, teamId: string, stageId: string | null | undefined, groupId: string | null | undefined): Promise<void> {
+  assertOpen(event);
+  await stageAndGroupOf(db, event.id, stageId, groupId);
+  await assertTeam(db, teamId);
+  await assertNotParticipant(db, event.id, teamId);
+}
+
 export function createInvitation(ctx: SubgraphContext, eventId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
   const input = validate(invitationInput, body);
   return runEventWrite(ctx, {
@@ -173,10 +189,7 @@ export function createInvitation(ctx: SubgraphContext, eventId: string, body: un
     ...pre,
     request: input,
     async plan(db, event) {
-      assertOpen(event);
-      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      await assertTeam(db, input.teamId);
-      if (await db.participant.count({ where: { eventId, teamId: input.teamId } })) throw conflict('The team already takes part in this event.', 'already_participant');
+      await assertRegistrable(db, event, input.teamId, input.stageId, input.groupId);
       if (await db.invitation.count({ where: { eventId, teamId: input.teamId, status: 'pending' } })) throw conflict('The team already has a pending invitation to this event.', 'already_invited');
       const invitationId = newId('inv');
       return {
@@ -278,7 +291,8 @@ export function deleteParticipant(ctx: SubgraphContext, eventId: string, partici
     async plan(db) {
       await participantOf(db, eventId, participantId);
       // Free-for-all matches place their participants in opponents (JSON) rather than in sides a and b.
-      const placed = await db.match.count({ where: { OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
+      // A participant is of one event, so only that event's matches are searched (the JSON test is no index's).
+      const placed = await db.match.count({ where: { eventId, OR: [{ participantAId: participantId }, { participantBId: participantId }, { opponents: { array_contains: [{ participantId }] } }] } });
       if (placed) throw conflict('The participant is placed in matches: a registration can only be removed before placement.', 'placed_in_matches');
       return {
         resourceId: participantId,

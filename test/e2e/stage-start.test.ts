@@ -125,7 +125,7 @@ describe('starting each format', () => {
     for (const field of fields) expect(v1.data[field], field).toEqual(sample[field]);
     const graphql = await api('/graphql', {
       method: 'POST',
-      body: { query: `query($e: ID!, $m: ID!) { event(id: $e) { match(id: $m) { roundNumber position bracket winnerTo { matchId slot } loserTo { matchId slot } sourceA { type seed matchId } sourceB { type seed matchId } } } }`, variables: { e: eventId, m: sample.id } },
+      body: { query: `query($e: ID!, $m: ID!) { event(id: $e) { match(id: $m) { roundNumber position bracket winnerTo { matchId slot } loserTo { matchId slot } sourceA { ...source } sourceB { ...source } } } } fragment source on SlotSource { ... on SeedSource { type seed } ... on MatchSource { type matchId } }`, variables: { e: eventId, m: sample.id } },
     });
     const g = graphql.body.data.event.match;
     const strip = (s: Record<string, unknown> | null) => (s ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)) : null);
@@ -294,9 +294,9 @@ describe('stage matches list', () => {
     expect(again.status).toBe(304);
     expectError(await api(`/api/v2/events/${eventId}/stages/${stageId}/matches?cursor=nonsense`), 400, 'validation_failed', 'cursor');
     expectError(await api(`/api/v2/events/${eventId}/stages/stg_open_groups/matches`), 404, 'not_found');
-    // Matches that were not generated read null for the new fields.
+    // Matches that were not generated read null for the new fields; a match with a round reads its round's number.
     const v1 = await fetch(`${server.url}/api/v1/events/evt_open/matches/mtc_open_1`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
-    expect(v1.data).toMatchObject({ roundNumber: null, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, ffaOpponents: null });
+    expect(v1.data).toMatchObject({ roundNumber: 1, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, ffaOpponents: null });
   });
 });
 

@@ -55,13 +55,20 @@ const MatchLinkRef = builder.objectRef<{ matchId: string; slot: string }>('Match
   fields: (t) => ({ matchId: t.exposeID('matchId'), slot: t.exposeString('slot', { description: 'a or b' }) }),
 });
 
-const MatchSourceRef = builder.objectRef<MatchSourceView>('MatchSource').implement({
-  description: 'Who fills a slot of a generated match: a seed of the stage (type seed, seed), or the winner or loser of another match (type winner or loser, matchId).',
-  fields: (t) => ({
-    type: t.exposeString('type', { description: 'seed, winner or loser' }),
-    seed: t.int({ nullable: true, resolve: (source) => (source.type === 'seed' ? source.seed : null) }),
-    matchId: t.id({ nullable: true, resolve: (source) => (source.type === 'seed' ? null : source.matchId) }),
-  }),
+// A slot's source as stored: each kind its own type, so an answer holds only the fields of its kind.
+const SeedSourceRef = builder.objectRef<Extract<MatchSourceView, { type: 'seed' }>>('SeedSource').implement({
+  description: 'A slot filled by a seed of the stage.',
+  fields: (t) => ({ type: t.exposeString('type', { description: 'seed' }), seed: t.exposeInt('seed', { description: 'A seed of the stage, 1 first.' }) }),
+});
+const MatchResultSourceRef = builder.objectRef<Extract<MatchSourceView, { type: 'winner' | 'loser' }>>('MatchSource').implement({
+  description: 'A slot filled by the winner or the loser of another match.',
+  fields: (t) => ({ type: t.exposeString('type', { description: 'winner or loser' }), matchId: t.exposeID('matchId') }),
+});
+const SlotSourceRef = builder.unionType('SlotSource', {
+  description: 'Who fills a slot of a generated match: a seed of the stage, or the winner or loser of another match.',
+  types: [SeedSourceRef, MatchResultSourceRef],
+  // By name rather than isTypeOf: compiled operations (graphql-jit) pass resolveType no schema to search.
+  resolveType: (source) => (source.type === 'seed' ? 'SeedSource' : 'MatchSource'),
 });
 
 const FfaOpponentRef = builder.objectRef<NonNullable<MatchRow['opponents']>[number]>('FfaOpponent').implement({
@@ -99,13 +106,13 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     streamUrl: t.exposeString('streamUrl', { nullable: true, description: "Where this match is streamed; else the event's broadcast stream." }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: 'Generated matches: the round number, restarting per group and bracket.' }),
+    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: "The match's round's number (restarting per group and bracket); null without a round." }),
     position: t.exposeInt('position', { nullable: true, description: 'Generated matches: 1-based position within the round.' }),
     bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
     winnerTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the winner goes next.', resolve: (m) => linkOf(m.winnerToMatchId, m.winnerToSlot) }),
     loserTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the loser goes next (double elimination, third place match).', resolve: (m) => linkOf(m.loserToMatchId, m.loserToSlot) }),
-    sourceA: t.field({ type: MatchSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
-    sourceB: t.field({ type: MatchSourceRef, nullable: true, description: 'Who fills slot b; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceB }),
+    sourceA: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
+    sourceB: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot b; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceB }),
     ffaOpponents: t.field({ type: [FfaOpponentRef], nullable: true, description: 'Free-for-all matches: every participant, best seed first; null for duels.', resolve: (m) => m.opponents }),
   }),
 });

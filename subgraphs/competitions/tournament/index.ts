@@ -6,4 +6,3 @@ export * from './round-names.ts';
 export { generateStage, TooFewParticipantsError, MIN_PARTICIPANTS, MAX_STAGE_PARTICIPANTS, MAX_STAGE_MATCHES, type GenerateStageInput, type StageGroupInput } from './generate.ts';
 export { pairSwissRound, swissFirstRound, swissRoundMatches, type SwissPairing, type SwissStanding, type SwissHistoryEntry } from './swiss.ts';
 export { snakeDistribution } from './ffa.ts';
-export { circlePairings } from './round-robin.ts';

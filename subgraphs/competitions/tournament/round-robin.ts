@@ -8,7 +8,7 @@ import { matchdayName } from './round-names.ts';
 import type { GeneratedDuel, GeneratedRound } from './types.ts';
 
 /** The pairings of a single leg as seed pairs (1-based), one array per round, slot a first. */
-export function circlePairings(count: number): [number, number][][] {
+function circlePairings(count: number): [number, number][][] {
   const seats = Array.from({ length: count + (count % 2) }, (_, index) => index + 1);
   const phantom = count % 2 === 1 ? seats.length : null;
   const rounds: [number, number][][] = [];

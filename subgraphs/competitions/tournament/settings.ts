@@ -41,7 +41,8 @@ export const MAX_PARTICIPANTS_PER_MATCH = 256;
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
-const settingSchemas = {
+/** Each setting as an organiser may send it (parseStageSettings); the read schemas derive from these. */
+export const settingSchemas = {
   seeding: z.enum(SEEDING_METHODS),
   thirdPlaceMatch: z.boolean(),
   grandFinal: z.enum(GRAND_FINAL_TYPES),

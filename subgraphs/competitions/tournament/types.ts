@@ -4,7 +4,9 @@
 export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
 export type StageFormat = (typeof STAGE_FORMATS)[number];
 
-export type Bracket = 'winners' | 'losers' | 'grand_final' | 'third_place';
+/** The brackets of elimination stages, in the order a stage's matches are listed. */
+export const BRACKET_ORDER = ['winners', 'losers', 'grand_final', 'third_place'] as const;
+export type Bracket = (typeof BRACKET_ORDER)[number];
 export type Slot = 'a' | 'b';
 
 /** Where a match's winner or loser goes next. */

@@ -1,10 +1,8 @@
 -- AlterTable
-ALTER TABLE "Match" ADD COLUMN     "bracket" TEXT,
-ADD COLUMN     "loserToMatchId" TEXT,
+ALTER TABLE "Match" ADD COLUMN     "loserToMatchId" TEXT,
 ADD COLUMN     "loserToSlot" TEXT,
 ADD COLUMN     "opponents" JSONB,
 ADD COLUMN     "position" INTEGER,
-ADD COLUMN     "roundNumber" INTEGER,
 ADD COLUMN     "sourceA" JSONB,
 ADD COLUMN     "sourceB" JSONB,
 ADD COLUMN     "winnerToMatchId" TEXT,
@@ -17,9 +15,3 @@ ALTER TABLE "Round" ADD COLUMN     "bracket" TEXT;
 ALTER TABLE "Stage" ADD COLUMN     "seeding" JSONB,
 ADD COLUMN     "settings" JSONB NOT NULL DEFAULT '{}',
 ADD COLUMN     "startedAt" TIMESTAMP(3);
-
--- CreateIndex
-CREATE INDEX "Match_stageId_roundNumber_position_idx" ON "Match"("stageId", "roundNumber", "position");
-
--- CreateIndex
-CREATE UNIQUE INDEX "Round_stageId_groupId_bracket_number_key" ON "Round"("stageId", "groupId", "bracket", "number");
