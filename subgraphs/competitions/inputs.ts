@@ -2,6 +2,7 @@
 // these schemas, OpenAPI documents them, the GraphQL input types are generated from them
 // (shared/zod-graphql.ts) and GraphQL inputs are validated with them in the subgraph, so every way in
 // answers the same validation_failed details.
+import { MATCH_STATUSES } from '../shared/competition-vocabulary.ts';
 import { z } from 'zod';
 import { isoTimestamp } from '../shared/validation.ts';
 import { graphql } from '../shared/zod-graphql.ts';
@@ -17,7 +18,7 @@ const name = z.string().trim().min(1).max(100);
 /** Formats played in groups; elimination brackets have none. */
 export const GROUP_FORMATS: readonly string[] = ['round_robin', 'swiss', 'league', 'ffa'];
 export const BEST_OF = [1, 2, 3, 5, 7] as const;
-export const MATCH_STATUSES = ['scheduled', 'live', 'completed', 'cancelled'] as const;
+export { MATCH_STATUSES };
 export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
 export const PARTICIPANT_STATUSES = ['registered', 'checked_in', 'confirmed', 'disqualified', 'withdrawn'] as const;
 export const LINEUP_ROLES = ['captain', 'player', 'substitute', 'coach'] as const;

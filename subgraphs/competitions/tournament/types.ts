@@ -1,11 +1,12 @@
 // The shapes the generation engine answers with. Keys are local to one generated stage: the caller
 // maps them to row ids when it stores the stage, so links between matches survive that mapping.
+import { BRACKET_ORDER } from '../../shared/competition-vocabulary.ts';
 
 export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
 export type StageFormat = (typeof STAGE_FORMATS)[number];
 
 /** The brackets of elimination stages, in the order a stage's matches are listed. */
-export const BRACKET_ORDER = ['winners', 'losers', 'grand_final', 'third_place'] as const;
+export { BRACKET_ORDER };
 export type Bracket = (typeof BRACKET_ORDER)[number];
 export type Slot = 'a' | 'b';
 

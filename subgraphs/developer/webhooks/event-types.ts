@@ -2,6 +2,8 @@
 // delivery's body is {type, timestamp, data}; `data` is the same envelope for every change, with
 // the type's own facts in `details`, described here by JSON Schema (served, and in docs/webhooks.md).
 
+import { BRACKET_ORDER, MATCH_STATUSES, SEEDING_METHODS } from '../../shared/competition-vocabulary.ts';
+
 type JsonSchema = Record<string, unknown>;
 
 const id = { type: 'string' } as const;
@@ -56,7 +58,7 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     details: object({
       stageId: id,
       format: id,
-      seeding: object({ method: { enum: ['registration', 'random', 'manual', 'previous_stage'] }, randomSeed: { type: ['integer', 'null'] }, participantIds: { type: 'array', items: id } }),
+      seeding: object({ method: { enum: [...SEEDING_METHODS] }, randomSeed: { type: ['integer', 'null'] }, participantIds: { type: 'array', items: id } }),
       roundCount: { type: 'integer' },
       matchCount: { type: 'integer' },
     }),
@@ -71,7 +73,7 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
       roundId: id,
       roundNumber: { type: 'integer' },
       position: { type: 'integer' },
-      bracket: { enum: ['winners', 'losers', 'grand_final', 'third_place', null] },
+      bracket: { enum: [...BRACKET_ORDER, null] },
       status: { enum: ['scheduled', 'completed'] },
     }),
   },
@@ -106,8 +108,8 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     description: 'A match was reported: its status, schedule, scores, maps, free win or stream changed (the state after, and the status before).',
     details: object({
       matchId: id,
-      status: { enum: ['scheduled', 'live', 'completed', 'cancelled'] },
-      previousStatus: { enum: ['scheduled', 'live', 'completed', 'cancelled'] },
+      status: { enum: [...MATCH_STATUSES] },
+      previousStatus: { enum: [...MATCH_STATUSES] },
       scoreA: { type: ['integer', 'null'] },
       scoreB: { type: ['integer', 'null'] },
     }),
