@@ -306,6 +306,53 @@ describe('ffa', () => {
   });
 });
 
+describe('groups', () => {
+  const snakeGroups = (n: number, count: number) => {
+    const groups = Array.from({ length: count }, (_, g) => ({ key: `g${g + 1}`, participants: [] as string[] }));
+    snakeDistribution(n, count).forEach((g, i) => groups[g].participants.push(`p${i + 1}`));
+    return groups;
+  };
+  it('swiss and ffa play each group separately: round 1 of a group is the group drawn alone, sources naming stage seeds', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 128 }), fc.integer({ min: 2, max: 8 }), fc.constantFrom('swiss' as const, 'ffa' as const), (n, count, format) => {
+        fc.pre(n >= count * 2);
+        const groups = snakeGroups(n, count);
+        const settings = format === 'ffa' ? { participantsPerMatch: 4 } : {};
+        const smallest = Math.min(...groups.map((group) => group.participants.length));
+        const stage = generateStage({ format, settings: resolvedSettings(format, settings, smallest), participants: ids(n), groups });
+        checkStructure(stage);
+        for (const group of groups) {
+          const alone = generateStage({ format, settings: resolvedSettings(format, settings, smallest), participants: group.participants });
+          const mine = stage.matches.filter((m) => m.groupKey === group.key);
+          expect(stage.rounds.filter((r) => r.groupKey === group.key).map((r) => r.name)).toEqual(alone.rounds.map((r) => r.name));
+          const who = (m: GeneratedStage['matches'][number]) => (m.kind === 'ffa' ? m.opponents : [m.participantA, m.participantB]);
+          expect(mine.map(who)).toEqual(alone.matches.map(who));
+          for (const m of mine) {
+            if (m.kind !== 'duel') continue;
+            if (m.sourceA?.type === 'seed') expect(`p${m.sourceA.seed}`).toBe(m.participantA);
+            if (m.sourceB?.type === 'seed') expect(`p${m.sourceB.seed}`).toBe(m.participantB);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('a league and the elimination formats ignore groups (stage creation refuses them)', () => {
+    const groups = snakeGroups(8, 2);
+    for (const format of ['league', 'single_elimination', 'double_elimination'] as const) {
+      expect(generate(format, 8, {}, groups)).toEqual(generate(format, 8));
+    }
+  });
+
+  it('swiss rounds are bounded by the smallest group', () => {
+    const groups = [{ key: 'a', participants: ids(8).slice(0, 5) }, { key: 'b', participants: ids(8).slice(5) }];
+    expect(() => generateStage({ format: 'swiss', settings: resolvedSettings('swiss', { rounds: 4 }), participants: ids(8), groups })).toThrow(
+      expect.objectContaining({ details: [{ field: 'settings.rounds', issue: 'at most 3 for 3 participants' }] }),
+    );
+  });
+});
+
 describe('refusals', () => {
   it('bounds what one start generates: more than 1,024 participants, or a round robin of more than 4,096 matches, is 409', () => {
     const refused = (input: Parameters<typeof generateStage>[0]) => {

@@ -178,7 +178,7 @@ const matchStructureFields = {
   loserTo: matchLinkSchema.describe('Where the loser goes next (double elimination, third place match).'),
   sourceA: matchSourceSchema.describe('Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye).'),
   sourceB: matchSourceSchema.describe('Who fills slot b, as sourceA.'),
-  ffaOpponents: z
+  opponents: z
     .array(z.object({ participantId: z.string(), place: z.number().int().nullable(), points: z.number().int().nullable() }).strict())
     .nullable()
     .describe('Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels.'),
@@ -330,7 +330,7 @@ const MATCH_EXAMPLE = {
   loserTo: null,
   sourceA: null,
   sourceB: null,
-  ffaOpponents: null,
+  opponents: null,
 };
 
 const STAGE_SETTINGS_EXAMPLE = { seeding: 'registration', qualifiers: null, thirdPlaceMatch: null, grandFinal: null, legs: 1, rounds: null, points: { win: 3, draw: 1, loss: 0 }, tiebreakers: ['points', 'head_to_head', 'score_difference', 'score_for', 'seed'], participantsPerMatch: null, pointsByPlace: null };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isoTimestamp } from '../shared/validation.ts';
 import { graphql } from '../shared/zod-graphql.ts';
 import { EVENT_VISIBILITIES } from './organisation-events.ts';
+import { playsGroups } from './tournament/generate.ts';
 import { STAGE_FORMATS } from './tournament/types.ts';
 
 const id = z.string().min(1).max(128).register(graphql, { name: 'ID' });
@@ -15,8 +16,6 @@ const named = <T extends readonly [string, ...string[]]>(name: string, values: T
   z.enum(values).describe(description).register(graphql, { name });
 const name = z.string().trim().min(1).max(100);
 
-/** Formats played in groups; elimination brackets have none. */
-export const GROUP_FORMATS: readonly string[] = ['round_robin', 'swiss', 'league', 'ffa'];
 export const BEST_OF = [1, 2, 3, 5, 7] as const;
 export { MATCH_STATUSES };
 export const STAGE_STATUSES = ['pending', 'running', 'completed'] as const;
@@ -85,7 +84,7 @@ export const stageInput = z
     name,
     format: named('StageFormat', STAGE_FORMATS, 'How a stage is played.'),
     bestOf,
-    groups: z.array(z.object({ name }).strict().register(graphql, { name: 'StageGroupInput' })).max(64).nullish().describe('Only for group formats (round_robin, swiss, league, ffa).'),
+    groups: z.array(z.object({ name }).strict().register(graphql, { name: 'StageGroupInput' })).max(64).nullish().describe('Only for group formats (round_robin, swiss, ffa): each group is played separately.'),
     startsAt: timestamp.nullish().describe('ISO 8601'),
     endsAt: timestamp.nullish().describe('ISO 8601'),
     settings: z
@@ -97,7 +96,8 @@ export const stageInput = z
   })
   .strict()
   .superRefine((stage, ctx) => {
-    if (stage.groups?.length && !GROUP_FORMATS.includes(stage.format)) {
+    // Elimination brackets and a league (one table over the whole stage) have no groups.
+    if (stage.groups?.length && !playsGroups(stage.format)) {
       ctx.addIssue({ code: 'custom', path: ['groups'], message: `a ${stage.format} stage has no groups` });
     }
     endsNotBeforeStart(stage, ctx);

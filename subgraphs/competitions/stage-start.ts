@@ -15,6 +15,7 @@ import {
   drawRandomSeed,
   generateStage,
   manualSeeding,
+  playsGroups,
   resolvedSettings,
   seedParticipants,
   snakeDistribution,
@@ -54,11 +55,14 @@ interface StageRow {
 /** The settings stored on a stage (validated when written). */
 export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
 
+/** The field a swiss stage's default rounds suit: its smallest group, or the whole stage. */
+const fieldSize = (seeding: StageSeeding) => (seeding.groups?.length ? Math.min(...seeding.groups.map((group) => group.participantIds.length)) : seeding.participantIds.length);
+
 /** What stage reads answer: the settings with every default filled (swiss rounds once the participants are known). */
 export function stageSettingsView(stage: { format: string; status: string; settings: unknown; seeding: unknown }): ResolvedStageSettings {
   const seeding = stage.seeding as StageSeeding | null;
   // Once started, the seeding is the frozen one: its size fills swiss rounds left to the default.
-  const count = seeding && stage.status !== 'pending' ? seeding.participantIds.length : undefined;
+  const count = seeding && stage.status !== 'pending' ? fieldSize(seeding) : undefined;
   return resolvedSettings(stage.format as StageFormat, storedSettings(stage), count);
 }
 
@@ -95,8 +99,8 @@ async function stageParticipants(db: Db, eventId: string, groupIds: string[]) {
 
 const stageGroups = (db: Db, stageId: string) => db.group.findMany({ where: { stageId }, orderBy: [{ position: 'asc' }, { id: 'asc' }], select: { id: true } });
 
-/** Only round robin stages play their groups separately; the other formats ignore groups. */
-const playsGroups = (format: string, groupIds: string[]) => format === 'round_robin' && groupIds.length > 0;
+/** round_robin, swiss and ffa stages with groups play each group separately. */
+const groupsPlayed = (format: string, groupIds: string[]) => playsGroups(format as StageFormat) && groupIds.length > 0;
 
 // ── seeding ──────────────────────────────────────────────────────────────────
 export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
@@ -114,8 +118,8 @@ export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string
       const { ids } = await stageParticipants(db, eventId, groupIds);
       let seeding: StageSeeding;
       if (input.groups) {
-        if (!playsGroups(stage.format, groupIds)) {
-          throw validationFailed('Only a round_robin stage with groups takes a seeding by groups: send participantIds.', [{ field: 'groups', issue: 'the stage plays no groups' }]);
+        if (!groupsPlayed(stage.format, groupIds)) {
+          throw validationFailed('Only a stage with groups takes a seeding by groups: send participantIds.', [{ field: 'groups', issue: 'the stage plays no groups' }]);
         }
         const unknown = Object.keys(input.groups).filter((groupId) => !groupIds.includes(groupId));
         if (unknown.length) throw validationFailed('groups names groups that are not groups of this stage.', unknown.map((groupId) => ({ field: `groups.${groupId}`, issue: 'not a group of this stage' })));
@@ -144,7 +148,7 @@ export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string
 async function freezeSeeding(db: Db, stage: StageRow, eventId: string, groupIds: string[]): Promise<StageSeeding> {
   const method = storedSettings(stage).seeding ?? 'registration';
   const { ids, groupOf } = await stageParticipants(db, eventId, groupIds);
-  const grouped = playsGroups(stage.format, groupIds);
+  const grouped = groupsPlayed(stage.format, groupIds);
   if (method === 'previous_stage') {
     throw conflict('Seeding from a previous stage is not available in this version: set seeding to registration, random or manual (PUT …/seeding).', 'previous_stage_unavailable');
   }
@@ -194,7 +198,7 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
       const groupIds = (await stageGroups(db, stageId)).map((group) => group.id);
       const seeding = await freezeSeeding(db, stage, eventId, groupIds);
       const format = stage.format as StageFormat;
-      const settings = resolvedSettings(format, storedSettings(stage), seeding.participantIds.length);
+      const settings = resolvedSettings(format, storedSettings(stage), fieldSize(seeding));
       const groups: StageGroupInput[] | undefined = seeding.groups?.map((group) => ({ key: group.groupId, participants: group.participantIds }));
       const generated = generateStage({ format, settings, participants: seeding.participantIds, groups });
 

@@ -105,7 +105,7 @@ describe('starting each format', () => {
           }
         }
       } else {
-        expect(m.ffaOpponents.map((o: { participantId: string }) => o.participantId)).toEqual(e.opponents);
+        expect(m.opponents.map((o: { participantId: string }) => o.participantId)).toEqual(e.opponents);
       }
       // Byes are completed free wins, their winner already in the next match.
       if (e.isFreeWin && e.winner && m.winnerTo) {
@@ -121,7 +121,7 @@ describe('starting each format', () => {
     // v1 and GraphQL read the same fields.
     const sample = matches.find((m) => m.winnerTo) ?? matches[0];
     const v1 = await fetch(`${server.url}/api/v1/events/${eventId}/matches/${sample.id}`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
-    const fields = ['roundNumber', 'position', 'bracket', 'winnerTo', 'loserTo', 'sourceA', 'sourceB', 'ffaOpponents'];
+    const fields = ['roundNumber', 'position', 'bracket', 'winnerTo', 'loserTo', 'sourceA', 'sourceB', 'opponents'];
     for (const field of fields) expect(v1.data[field], field).toEqual(sample[field]);
     const graphql = await api('/graphql', {
       method: 'POST',
@@ -131,7 +131,7 @@ describe('starting each format', () => {
     const strip = (s: Record<string, unknown> | null) => (s ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)) : null);
     expect({ ...g, sourceA: strip(g.sourceA), sourceB: strip(g.sourceB) }).toEqual(Object.fromEntries(fields.slice(0, 7).map((f) => [f, sample[f]])));
 
-    // A participant placed in a generated match can no longer be removed (ffa places them in ffaOpponents).
+    // A participant placed in a generated match can no longer be removed (ffa places them in opponents).
     const deleted = await api(`/api/v2/events/${eventId}/participants/${participantIds[0]}`, { method: 'DELETE', ifMatch: await revisionOf(eventId) });
     expectError(deleted, 409, 'conflict', 'placed_in_matches');
     const log = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: revision + 1 } });
@@ -208,6 +208,26 @@ describe('seeding', () => {
     expect([...inA].sort()).toEqual([participantIds[0], participantIds[1], participantIds[5]].sort());
     // Bracket order puts round 1 of every group before round 2.
     expect(matches.map((m) => m.roundNumber)).toEqual([1, 1, 2, 2, 3, 3]);
+  });
+
+  it('groups of a swiss and an ffa stage are played separately; a league refuses groups', async () => {
+    const { eventId } = await createEventWithParticipants(server, 8);
+    for (const [format, settings] of [['swiss', {}], ['ffa', { participantsPerMatch: 2 }]] as const) {
+      const stageId = await createStage(eventId, { format, settings, groups: [{ name: 'A' }, { name: 'B' }] });
+      expect((await start(eventId, stageId)).status).toBe(200);
+      const { seeding, settings: resolved } = (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
+      expect(seeding.groups.map((group: { participantIds: string[] }) => group.participantIds.length)).toEqual([4, 4]);
+      const matches = await allMatches(eventId, stageId);
+      for (const group of seeding.groups as { groupId: string; participantIds: string[] }[]) {
+        const mine = matches.filter((m) => m.groupId === group.groupId);
+        const players = mine.flatMap((m) => (m.opponents ? m.opponents.map((o: { participantId: string }) => o.participantId) : [m.opponentA?.participantId, m.opponentB?.participantId]));
+        expect(players.sort()).toEqual([...group.participantIds].sort());
+      }
+      // Swiss rounds default to the size of a group (4 → 2 rounds), not of the stage.
+      if (format === 'swiss') expect(resolved.rounds).toBe(2);
+    }
+    const refused = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'L', bestOf: 1, format: 'league', groups: [{ name: 'A' }] }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
+    expectError(refused, 400, 'validation_failed', 'groups');
   });
 
   it('random: the recorded seed reproduces the order', async () => {
@@ -296,7 +316,7 @@ describe('stage matches list', () => {
     expectError(await api(`/api/v2/events/${eventId}/stages/stg_open_groups/matches`), 404, 'not_found');
     // Matches that were not generated read null for the new fields; a match with a round reads its round's number.
     const v1 = await fetch(`${server.url}/api/v1/events/evt_open/matches/mtc_open_1`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
-    expect(v1.data).toMatchObject({ roundNumber: 1, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, ffaOpponents: null });
+    expect(v1.data).toMatchObject({ roundNumber: 1, position: null, bracket: null, winnerTo: null, loserTo: null, sourceA: null, sourceB: null, opponents: null });
   });
 });
 

@@ -113,7 +113,7 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     loserTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the loser goes next (double elimination, third place match).', resolve: (m) => linkOf(m.loserToMatchId, m.loserToSlot) }),
     sourceA: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
     sourceB: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot b; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceB }),
-    ffaOpponents: t.field({ type: [FfaOpponentRef], nullable: true, description: 'Free-for-all matches: every participant, best seed first; null for duels.', resolve: (m) => m.opponents }),
+    opponents: t.field({ type: [FfaOpponentRef], nullable: true, description: 'Free-for-all matches: every participant, best seed first; null for duels.', resolve: (m) => m.opponents }),
   }),
 });
 

@@ -14,18 +14,19 @@ export function snakeDistribution(count: number, matchCount: number): number[] {
   });
 }
 
-export function ffa(participants: readonly string[], participantsPerMatch: number | null): { rounds: GeneratedRound[]; matches: GeneratedFfaMatch[] } {
+export function ffa(participants: readonly string[], participantsPerMatch: number | null, groupKey: string | null = null): { rounds: GeneratedRound[]; matches: GeneratedFfaMatch[] } {
   const perMatch = participantsPerMatch ?? participants.length;
   const matchCount = Math.ceil(participants.length / perMatch);
-  const round: GeneratedRound = { key: 'ffa:1', groupKey: null, number: 1, name: FFA_ROUND_NAME, bracket: null };
+  const prefix = groupKey === null ? 'ffa' : `${groupKey}/ffa`;
+  const round: GeneratedRound = { key: `${prefix}:1`, groupKey, number: 1, name: FFA_ROUND_NAME, bracket: null };
   const lobbies: string[][] = Array.from({ length: matchCount }, () => []);
   snakeDistribution(participants.length, matchCount).forEach((match, seedIndex) => lobbies[match].push(participants[seedIndex]));
   const matches = lobbies.map((opponents, index): GeneratedFfaMatch => {
     const alone = opponents.length === 1;
     return {
       kind: 'ffa',
-      key: `ffa:1:${index + 1}`,
-      groupKey: null,
+      key: `${prefix}:1:${index + 1}`,
+      groupKey,
       roundKey: round.key,
       roundNumber: 1,
       position: index + 1,

@@ -21,7 +21,7 @@ export interface GenerateStageInput {
   settings: ResolvedStageSettings;
   /** The stage's participants, seed 1 first. */
   participants: string[];
-  /** round_robin: the groups (each played separately); without them the stage is one group (groupKey null). Ignored by the other formats. */
+  /** round_robin, swiss and ffa: the groups, each played separately; without them the stage is one group (groupKey null). Ignored by the other formats. */
   groups?: StageGroupInput[];
 }
 
@@ -59,7 +59,7 @@ function checkSize(input: GenerateStageInput): void {
     throw tooLarge(`A stage holds at most ${MAX_STAGE_PARTICIPANTS} participants (this one has ${participants.length}): split them over stages or groups.`, 'participants', 'too_many_participants');
   }
   if (format !== 'league' && format !== 'round_robin') return;
-  const sizes = format === 'round_robin' && input.groups ? input.groups.map((group) => group.participants.length) : [participants.length];
+  const sizes = playsGroups(format) && input.groups ? input.groups.map((group) => group.participants.length) : [participants.length];
   const matches = roundRobinMatches(sizes, settings.legs ?? 1);
   if (matches > MAX_STAGE_MATCHES) {
     throw tooLarge(`A stage holds at most ${MAX_STAGE_MATCHES} matches; this ${format.replace('_', ' ')} would have ${matches}: use groups or fewer legs.`, 'participants', 'too_many_matches');
@@ -75,57 +75,75 @@ function checkParticipants(ids: readonly string[], field: string): void {
   }
 }
 
-export function generateStage(input: GenerateStageInput): GeneratedStage {
-  const { format, settings, participants } = input;
-  checkParticipants(participants, 'participants');
-  checkSize(input);
-  const seedOf = new Map(participants.map((id, index) => [id, index + 1]));
+/** Formats whose groups are played separately: each group is a small stage of its own. */
+export const GROUPED_FORMATS = ['round_robin', 'swiss', 'ffa'] as const satisfies readonly StageFormat[];
+export const playsGroups = (format: StageFormat) => (GROUPED_FORMATS as readonly StageFormat[]).includes(format);
+
+/** One group's (or the whole stage's) rounds and matches; sources name seeds within `participants`. */
+function generateGroup(format: StageFormat, settings: ResolvedStageSettings, participants: readonly string[], groupKey: string | null): GeneratedStage {
   switch (format) {
     case 'single_elimination':
       return singleElimination(participants, { thirdPlaceMatch: settings.thirdPlaceMatch ?? false });
     case 'double_elimination':
       return doubleElimination(participants, { grandFinal: settings.grandFinal ?? 'simple' });
     case 'league':
-      return roundRobin(participants, { legs: settings.legs ?? 1, groupKey: null });
-    case 'round_robin': {
-      const groups = input.groups ?? [{ key: null, participants }];
-      const stage: GeneratedStage = { rounds: [], matches: [] };
-      // Every participant of the stage plays in exactly one group.
-      const groupOf = new Map<string, number>();
-      groups.forEach((group, index) =>
-        group.participants.forEach((id) => {
-          if (groupOf.has(id)) throw new ApiError('validation_failed', `${id} is in two groups.`, [{ field: `groups.${index}.participants`, issue: `participant ${id} already in group ${groupOf.get(id)}` }]);
-          groupOf.set(id, index);
-        }),
-      );
-      const ungrouped = participants.filter((id) => !groupOf.has(id));
-      if (ungrouped.length) throw new ApiError('validation_failed', `Every participant plays in a group; ${ungrouped.join(', ')} in none.`, [{ field: 'groups', issue: `participants in no group: ${ungrouped.join(', ')}` }]);
-      groups.forEach((group, index) => {
-        checkParticipants(group.participants, `groups.${index}.participants`);
-        const unknown = group.participants.find((id) => !seedOf.has(id));
-        if (unknown !== undefined) throw new ApiError('validation_failed', `${unknown} is in a group but not seeded in the stage.`, [{ field: `groups.${index}.participants`, issue: `unknown participant ${unknown}` }]);
-        const generated = roundRobin(group.participants, { legs: settings.legs ?? 1, groupKey: group.key });
-        // Sources name the participant's seed in the stage, not its place in the group.
-        for (const match of generated.matches) {
-          if (match.sourceA?.type === 'seed') match.sourceA = { type: 'seed', seed: seedOf.get(match.participantA!)! };
-          if (match.sourceB?.type === 'seed') match.sourceB = { type: 'seed', seed: seedOf.get(match.participantB!)! };
-        }
-        stage.rounds.push(...generated.rounds);
-        stage.matches.push(...generated.matches);
-      });
-      return stage;
-    }
+    case 'round_robin':
+      return roundRobin(participants, { legs: settings.legs ?? 1, groupKey });
     case 'swiss': {
       const rounds = settings.rounds ?? defaultSwissRounds(participants.length);
       // Without rematches, N − 1 rounds at most (N for an odd N, each sitting out once).
       const maximum = participants.length - 1 + (participants.length % 2);
       if (rounds > maximum) {
-        throw new ApiError('validation_failed', `${participants.length} participants can play at most ${maximum} swiss rounds without rematches.`, [{ field: 'settings.rounds', issue: `at most ${maximum} for ${participants.length} participants` }]);
+        const where = groupKey === null ? '' : ` (in the smallest group)`;
+        throw new ApiError('validation_failed', `${participants.length} participants${where} can play at most ${maximum} swiss rounds without rematches.`, [
+          { field: 'settings.rounds', issue: `at most ${maximum} for ${participants.length} participants` },
+        ]);
       }
-      const { round, matches } = swissRoundMatches(1, swissFirstRound(participants), (id) => seedOf.get(id)!);
+      const seedIndex = new Map(participants.map((id, index) => [id, index + 1]));
+      const { round, matches } = swissRoundMatches(1, swissFirstRound(participants), (id) => seedIndex.get(id)!, groupKey);
       return { rounds: [round], matches };
     }
     case 'ffa':
-      return ffa(participants, settings.participantsPerMatch ?? null);
+      return ffa(participants, settings.participantsPerMatch ?? null, groupKey);
   }
+}
+
+/** Every participant of the stage plays in exactly one of its groups, and each group can be played. */
+function checkGroups(groups: readonly StageGroupInput[], seedOf: ReadonlyMap<string, number>): void {
+  const groupOf = new Map<string, number>();
+  groups.forEach((group, index) =>
+    group.participants.forEach((id) => {
+      if (groupOf.has(id)) throw new ApiError('validation_failed', `${id} is in two groups.`, [{ field: `groups.${index}.participants`, issue: `participant ${id} already in group ${groupOf.get(id)}` }]);
+      groupOf.set(id, index);
+    }),
+  );
+  const ungrouped = [...seedOf.keys()].filter((id) => !groupOf.has(id));
+  if (ungrouped.length) throw new ApiError('validation_failed', `Every participant plays in a group; ${ungrouped.join(', ')} in none.`, [{ field: 'groups', issue: `participants in no group: ${ungrouped.join(', ')}` }]);
+  groups.forEach((group, index) => {
+    checkParticipants(group.participants, `groups.${index}.participants`);
+    const unknown = group.participants.find((id) => !seedOf.has(id));
+    if (unknown !== undefined) throw new ApiError('validation_failed', `${unknown} is in a group but not seeded in the stage.`, [{ field: `groups.${index}.participants`, issue: `unknown participant ${unknown}` }]);
+  });
+}
+
+export function generateStage(input: GenerateStageInput): GeneratedStage {
+  const { format, settings, participants } = input;
+  checkParticipants(participants, 'participants');
+  checkSize(input);
+  if (!input.groups || !playsGroups(format)) return generateGroup(format, settings, participants, null);
+  const seedOf = new Map(participants.map((id, index) => [id, index + 1]));
+  checkGroups(input.groups, seedOf);
+  const stage: GeneratedStage = { rounds: [], matches: [] };
+  for (const group of input.groups) {
+    const generated = generateGroup(format, settings, group.participants, group.key);
+    // Sources name the participant's seed in the stage, not its place in the group.
+    for (const match of generated.matches) {
+      if (match.kind !== 'duel') continue;
+      if (match.sourceA?.type === 'seed') match.sourceA = { type: 'seed', seed: seedOf.get(match.participantA!)! };
+      if (match.sourceB?.type === 'seed') match.sourceB = { type: 'seed', seed: seedOf.get(match.participantB!)! };
+    }
+    stage.rounds.push(...generated.rounds);
+    stage.matches.push(...generated.matches);
+  }
+  return stage;
 }

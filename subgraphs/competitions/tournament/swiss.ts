@@ -212,16 +212,22 @@ function preferenceOrder(top: string, others: string[], points: Map<string, numb
  * The round and matches for one swiss round (keys sw:<round>:<position>): sources name the stage
  * seeds of the two participants, who are set; the bye, if any, is a completed free win in last position.
  */
-export function swissRoundMatches(roundNumber: number, pairing: SwissPairing, seedOf: (participantId: string) => number): { round: GeneratedRound; matches: GeneratedDuel[] } {
-  const round = newRound(`sw:${roundNumber}`, null, roundNumber, swissRoundName(roundNumber), null);
+export function swissRoundMatches(
+  roundNumber: number,
+  pairing: SwissPairing,
+  seedOf: (participantId: string) => number,
+  groupKey: string | null = null,
+): { round: GeneratedRound; matches: GeneratedDuel[] } {
+  const prefix = groupKey === null ? 'sw' : `${groupKey}/sw`;
+  const round = newRound(`${prefix}:${roundNumber}`, groupKey, roundNumber, swissRoundName(roundNumber), null);
   const matches = pairing.pairs.map(([a, b], index) => {
-    const duel = newDuel(round, `sw:${roundNumber}:${index + 1}`, index + 1);
+    const duel = newDuel(round, `${prefix}:${roundNumber}:${index + 1}`, index + 1);
     [duel.sourceA, duel.sourceB] = [{ type: 'seed', seed: seedOf(a) }, { type: 'seed', seed: seedOf(b) }];
     [duel.participantA, duel.participantB] = [a, b];
     return duel;
   });
   if (pairing.bye !== null) {
-    const duel = newDuel(round, `sw:${roundNumber}:${matches.length + 1}`, matches.length + 1);
+    const duel = newDuel(round, `${prefix}:${roundNumber}:${matches.length + 1}`, matches.length + 1);
     duel.sourceA = { type: 'seed', seed: seedOf(pairing.bye) };
     Object.assign(duel, { participantA: pairing.bye, isFreeWin: true, status: 'completed', winner: pairing.bye });
     matches.push(duel);
