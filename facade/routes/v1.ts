@@ -7,7 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
-import { BRACKET_ORDER, SEEDING_METHODS, SETTING_FORMATS, settingSchemas, STAGE_FORMATS, type SettingName } from '../../subgraphs/competitions/tournament/index.ts';
+import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMATS } from '../../subgraphs/competitions/tournament/index.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -42,43 +42,8 @@ export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
-/**
- * A resolved setting as read: the engine's schema of the setting (points with every field filled),
- * null where it does not apply to the format (or has no value), described by the formats it applies to.
- */
-function resolvedSetting(name: SettingName, note?: string) {
-  const schema = name === 'points' ? settingSchemas.points.required() : settingSchemas[name];
-  if (name === 'seeding') return schema;
-  const formats = SETTING_FORMATS[name].length === STAGE_FORMATS.length ? [] : [SETTING_FORMATS[name].join(', ')];
-  const description = [...formats, ...(note ? [note] : [])].join('; ');
-  return description ? schema.nullable().describe(description) : schema.nullable();
-}
-
-export const stageSettingsSchema = z
-  .object({
-    seeding: resolvedSetting('seeding'),
-    qualifiers: resolvedSetting('qualifiers'),
-    thirdPlaceMatch: resolvedSetting('thirdPlaceMatch'),
-    grandFinal: resolvedSetting('grandFinal'),
-    legs: resolvedSetting('legs'),
-    rounds: resolvedSetting('rounds', 'null until the stage starts when not set (then ⌈log2 N⌉)'),
-    points: resolvedSetting('points'),
-    tiebreakers: resolvedSetting('tiebreakers'),
-    participantsPerMatch: resolvedSetting('participantsPerMatch', 'null: everyone in one match'),
-    pointsByPlace: resolvedSetting('pointsByPlace'),
-  })
-  .strict()
-  .describe('The settings with every default filled; a setting that does not apply to the format is null.')
-  .meta({ id: 'StageSettings' });
-
-export const stageSeedingSchema = z
-  .object({
-    method: z.enum(SEEDING_METHODS),
-    randomSeed: z.number().int().nullable().describe('random: the recorded seed of the shuffle; the same seed over the same registration order gives the same seeding.'),
-    participantIds: z.array(z.string()).describe('Seed 1 first.'),
-    groups: z.array(z.object({ groupId: z.string(), participantIds: z.array(z.string()) }).strict()).nullable().describe('Round robin stages with groups: each group, best seed first.'),
-  })
-  .strict()
+export const stageSettingsSchema = resolvedSettingsSchema.meta({ id: 'StageSettings' });
+const stageSeedingRead = stageSeedingSchema
   .nullable()
   .describe('The manual order set before start, then the seeding frozen at start; null while none is set.')
   .meta({ id: 'StageSeeding' });
@@ -93,7 +58,7 @@ export const v1StageSchema = z
     position: z.number().int(),
     status: z.enum(STAGE_STATUSES),
     settings: stageSettingsSchema,
-    seeding: stageSeedingSchema,
+    seeding: stageSeedingRead,
   })
   .strict()
   .meta({ id: 'V1Stage' });

@@ -1,17 +1,20 @@
 // GraphQL input types generated from the zod schemas that validate the same requests, so that each
 // input is written once: the REST route validates with the schema, OpenAPI documents it, GraphQL
-// derives its input type from it here, and the subgraph validates GraphQL inputs with it too.
+// derives its input type from it here, and the subgraph validates GraphQL inputs with it too. Read
+// views declared as zod schemas get their GraphQL object types here the same way (outputTypes).
 //
 // zod → GraphQL: object → input type; enum → enum; string → String (ID when registered so); integer
-// number or number literals → Int; number → Float; boolean → Boolean; array → list; optional,
+// number or number literals → Int (Float when registered so, for integers beyond 32 bits); number →
+// Float; boolean → Boolean; array → list; optional,
 // nullable → not required; a discriminated union → one input type whose discriminator is required and
 // whose other fields are optional (the schema then says which belong together); records and other
 // unions → JSON. Nested enums and objects are named in the `graphql` registry.
 import { z } from 'zod';
-import type { Builder } from './builder.ts';
+import type { ObjectRef } from '@pothos/core';
+import type { Builder, SubgraphSchemaTypes } from './builder.ts';
 
 export interface GraphQLMeta {
-  /** The GraphQL name of a nested enum or input object; 'ID' for a string that is an id. */
+  /** The GraphQL name of a nested enum or object; 'ID' for a string that is an id, 'Float' for a wide integer. */
   name: string;
   /** For a discriminated union: the name of the enum of its discriminator's values. */
   discriminatorEnum?: string;
@@ -36,60 +39,83 @@ function unwrap(schema: AnySchema): { inner: AnySchema; optional: boolean } {
     if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') {
       optional = true;
       inner = def.innerType as AnySchema;
+    } else if (def.type === 'nonoptional') {
+      // .required() over .partial(): present whatever the wrappers inside say.
+      return { inner: unwrap(def.innerType as AnySchema).inner, optional };
     } else if (def.type === 'readonly') inner = def.innerType as AnySchema;
     else return { inner, optional };
   }
 }
 
+// Enums are shared by the input and output types of one builder: one GraphQL enum per name.
+const enumsOf = new WeakMap<Builder, Map<string, Ref>>();
+function enumOf(builder: Builder, name: string, values: readonly unknown[], description?: string): Ref {
+  let enums = enumsOf.get(builder);
+  if (!enums) enumsOf.set(builder, (enums = new Map()));
+  let type = enums.get(name);
+  if (!type) enums.set(name, (type = builder.enumType(name, { values: values.map(String) as [string, ...string[]], description })));
+  return type;
+}
+
+function nameOf(schema: AnySchema, what: string): string {
+  const name = graphql.get(schema)?.name;
+  if (!name) throw new Error(`Name this ${what} for GraphQL: .register(graphql, { name })`);
+  return name;
+}
+
+/** The GraphQL type of a leaf schema (scalar or enum), or undefined for objects, arrays and unions. */
+function leafOf(builder: Builder, schema: AnySchema): Ref | undefined {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'string':
+      return graphql.get(schema)?.name === 'ID' ? 'ID' : 'String';
+    case 'boolean':
+      return 'Boolean';
+    case 'number': {
+      if (graphql.get(schema)?.name === 'Float') return 'Float';
+      const integer = (schema as z.ZodNumber).format === 'safeint' || (schema as z.ZodNumber).format === 'int32';
+      return integer ? 'Int' : 'Float';
+    }
+    case 'literal': {
+      const values = def.values as unknown[];
+      return values.every((value) => Number.isInteger(value)) ? 'Int' : values.every((value) => typeof value === 'string') ? 'String' : 'JSON';
+    }
+    case 'enum':
+      return enumOf(builder, nameOf(schema, 'enum'), Object.values(def.entries as Record<string, string>), descriptionOf(schema));
+    default:
+      return undefined;
+  }
+}
+
+/** A field's description: an enum or object carries its own, so the field adds only one of its own. */
+function fieldDescription(schema: AnySchema, inner: AnySchema): string | undefined {
+  const named = ['enum', 'object'].includes(defOf(inner).type);
+  return named ? (descriptionOf(schema) !== descriptionOf(inner) ? descriptionOf(schema) : undefined) : (descriptionOf(schema) ?? descriptionOf(inner));
+}
+
 export function inputTypes(builder: Builder) {
   const built = new Map<AnySchema, Ref>();
-
-  const nameOf = (schema: AnySchema, what: string): string => {
-    const name = graphql.get(schema)?.name;
-    if (!name) throw new Error(`Name this ${what} for GraphQL: .register(graphql, { name })`);
-    return name;
-  };
-
-  const enumOf = (name: string, values: readonly unknown[], description?: string) =>
-    builder.enumType(name, { values: values.map(String) as [string, ...string[]], description });
 
   /** The GraphQL type of a (non-wrapped) schema. */
   function typeOf(schema: AnySchema): Ref {
     const cached = built.get(schema);
     if (cached) return cached;
     const def = defOf(schema);
-    let type: Ref;
-    switch (def.type) {
-      case 'string':
-        type = graphql.get(schema)?.name === 'ID' ? 'ID' : 'String';
-        break;
-      case 'boolean':
-        type = 'Boolean';
-        break;
-      case 'number': {
-        const integer = (schema as z.ZodNumber).format === 'safeint' || (schema as z.ZodNumber).format === 'int32';
-        type = integer ? 'Int' : 'Float';
-        break;
+    let type: Ref = leafOf(builder, schema);
+    if (type === undefined) {
+      switch (def.type) {
+        case 'array':
+          type = [typeOf(unwrap(def.element as AnySchema).inner)];
+          break;
+        case 'object':
+          type = objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
+          break;
+        case 'union':
+          type = def.discriminator ? discriminatedOf(schema, def.discriminator as string, def.options as AnySchema[]) : 'JSON';
+          break;
+        default:
+          type = 'JSON';
       }
-      case 'literal': {
-        const values = def.values as unknown[];
-        type = values.every((value) => Number.isInteger(value)) ? 'Int' : values.every((value) => typeof value === 'string') ? 'String' : 'JSON';
-        break;
-      }
-      case 'enum':
-        type = enumOf(nameOf(schema, 'enum'), Object.values(def.entries as Record<string, string>), descriptionOf(schema));
-        break;
-      case 'array':
-        type = [typeOf(unwrap(def.element as AnySchema).inner)];
-        break;
-      case 'object':
-        type = objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
-        break;
-      case 'union':
-        type = def.discriminator ? discriminatedOf(schema, def.discriminator as string, def.options as AnySchema[]) : 'JSON';
-        break;
-      default:
-        type = 'JSON';
     }
     built.set(schema, type);
     return type;
@@ -97,10 +123,7 @@ export function inputTypes(builder: Builder) {
 
   function fieldOf(t: Ref, schema: AnySchema, forceOptional = false) {
     const { inner, optional } = unwrap(schema);
-    // An enum or input object carries its own description: the field adds only one of its own.
-    const named = ['enum', 'object'].includes(defOf(inner).type);
-    const description = named ? (descriptionOf(schema) !== descriptionOf(inner) ? descriptionOf(schema) : undefined) : (descriptionOf(schema) ?? descriptionOf(inner));
-    return t.field({ type: typeOf(inner), required: !(optional || forceOptional), description });
+    return t.field({ type: typeOf(inner), required: !(optional || forceOptional), description: fieldDescription(schema, inner) });
   }
 
   function objectOf(name: string, shape: Record<string, AnySchema>, description?: string): Ref {
@@ -115,7 +138,7 @@ export function inputTypes(builder: Builder) {
     if (!meta?.discriminatorEnum) throw new Error('Name this union and its discriminator enum for GraphQL: .register(graphql, { name, discriminatorEnum })');
     const shapes = options.map((option) => defOf(option).shape as Record<string, AnySchema>);
     const tags = shapes.flatMap((shape) => defOf(shape[discriminator]).values as string[]);
-    const tag = enumOf(meta.discriminatorEnum, tags);
+    const tag = enumOf(builder, meta.discriminatorEnum, tags);
     const others = new Map<string, AnySchema>();
     for (const shape of shapes) for (const [field, schema] of Object.entries(shape)) if (field !== discriminator && !others.has(field)) others.set(field, schema);
     return builder.inputType(meta.name, {
@@ -136,6 +159,47 @@ export function inputTypes(builder: Builder) {
       return type;
     }
     if (graphql.get(schema)?.name !== name) throw new Error(`Register the union ${name} for GraphQL with its name`);
+    return typeOf(schema);
+  };
+}
+
+/**
+ * Object types of read views from their zod schemas: object → object type (each field read by its
+ * name, a missing value read as null), nullable or optional → nullable, the rest as for inputs.
+ * Nested objects are named in the `graphql` registry.
+ */
+export function outputTypes(builder: Builder) {
+  const built = new Map<AnySchema, Ref>();
+
+  function typeOf(schema: AnySchema): Ref {
+    const cached = built.get(schema);
+    if (cached) return cached;
+    const def = defOf(schema);
+    let type: Ref = leafOf(builder, schema);
+    if (type === undefined) {
+      if (def.type === 'array') type = [typeOf(unwrap(def.element as AnySchema).inner)];
+      else if (def.type === 'object') type = objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
+      else type = 'JSON';
+    }
+    built.set(schema, type);
+    return type;
+  }
+
+  function objectOf(name: string, shape: Record<string, AnySchema>, description?: string): Ref {
+    return builder.objectRef<Record<string, unknown>>(name).implement({
+      description,
+      fields: (t: Ref) =>
+        Object.fromEntries(
+          Object.entries(shape).map(([field, schema]) => {
+            const { inner, optional } = unwrap(schema);
+            return [field, t.field({ type: typeOf(inner), nullable: optional, description: fieldDescription(schema, inner), resolve: (parent: Record<string, unknown>) => parent[field] ?? null })];
+          }),
+        ),
+    });
+  }
+
+  /** The object type of a read view (a named zod object), typed by what its resolvers hand it. */
+  return function outputType<Parent extends object>(schema: AnySchema): ObjectRef<SubgraphSchemaTypes, Parent> {
     return typeOf(schema);
   };
 }

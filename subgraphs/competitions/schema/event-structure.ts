@@ -7,7 +7,7 @@ import { Event, Stage } from './event.ts';
 import { pageType } from './page.ts';
 
 export const Group = builder.prismaObject('Group', {
-  description: 'A group of a stage (round robin, swiss, league or ffa formats).',
+  description: 'A group of a stage (round robin, swiss or ffa formats, each played separately).',
   fields: (t) => ({
     id: t.exposeID('id'),
     eventId: t.exposeID('eventId'),

@@ -7,43 +7,14 @@ import { readableEvent } from '../access.ts';
 import { listOrganisationEvents } from '../organisation-events.ts';
 import { Organisation } from './organisation.ts';
 import { stageSettingsView, type StageSeeding } from '../stage-start.ts';
-import type { PointsTable, ResolvedStageSettings } from '../tournament/index.ts';
+import { resolvedSettingsSchema, stageSeedingSchema, type ResolvedStageSettings } from '../tournament/index.ts';
+import { outputTypes } from '../../shared/zod-graphql.ts';
 import { conditionalPageType } from './page.ts';
 
-const StagePoints = builder.objectRef<PointsTable>('StagePoints').implement({
-  description: 'Points per match result.',
-  fields: (t) => ({ win: t.exposeInt('win'), draw: t.exposeInt('draw'), loss: t.exposeInt('loss') }),
-});
-
-const StageSettingsRef = builder.objectRef<ResolvedStageSettings>('StageSettings').implement({
-  description: 'The stage settings with every default filled (docs/tournaments.md); a setting that does not apply to the format is null.',
-  fields: (t) => ({
-    seeding: t.exposeString('seeding', { description: 'registration, random, manual or previous_stage' }),
-    qualifiers: t.int({ nullable: true, resolve: (s) => s.qualifiers ?? null }),
-    thirdPlaceMatch: t.boolean({ nullable: true, description: 'single_elimination', resolve: (s) => s.thirdPlaceMatch ?? null }),
-    grandFinal: t.string({ nullable: true, description: 'double_elimination: simple, double or none', resolve: (s) => s.grandFinal ?? null }),
-    legs: t.int({ nullable: true, description: 'round_robin, league', resolve: (s) => s.legs ?? null }),
-    rounds: t.int({ nullable: true, description: 'swiss; null until the participant count is known at start when not set', resolve: (s) => s.rounds ?? null }),
-    points: t.field({ type: StagePoints, nullable: true, description: 'round_robin, league, swiss', resolve: (s) => s.points ?? null }),
-    tiebreakers: t.stringList({ nullable: true, resolve: (s) => s.tiebreakers ?? null }),
-    participantsPerMatch: t.int({ nullable: true, description: 'ffa; null: everyone in one match', resolve: (s) => s.participantsPerMatch ?? null }),
-    pointsByPlace: t.intList({ nullable: true, description: 'ffa', resolve: (s) => s.pointsByPlace ?? null }),
-  }),
-});
-
-const StageSeedingGroup = builder.objectRef<{ groupId: string; participantIds: string[] }>('StageSeedingGroup').implement({
-  fields: (t) => ({ groupId: t.exposeID('groupId'), participantIds: t.exposeIDList('participantIds') }),
-});
-
-const StageSeedingRef = builder.objectRef<StageSeeding>('StageSeeding').implement({
-  description: 'The seeding of a stage: a manual order set before start, then the order frozen at start.',
-  fields: (t) => ({
-    method: t.exposeString('method', { description: 'registration, random, manual or previous_stage' }),
-    randomSeed: t.float({ nullable: true, description: 'random: the recorded seed of the shuffle, an integer in [0, 2^32); the same seed gives the same order.', resolve: (s) => s.randomSeed }),
-    participantIds: t.exposeIDList('participantIds', { description: 'Seed 1 first.' }),
-    groups: t.field({ type: [StageSeedingGroup], nullable: true, description: 'Round robin stages with groups: each group, best seed first.', resolve: (s) => s.groups }),
-  }),
-});
+// Generated from the read schemas the REST routes answer with (tournament/views.ts).
+const outputType = outputTypes(builder);
+const StageSettingsRef = outputType<ResolvedStageSettings>(resolvedSettingsSchema);
+const StageSeedingRef = outputType<StageSeeding>(stageSeedingSchema);
 
 export const Stage = builder.prismaObject('Stage', {
   fields: (t) => ({

@@ -6,3 +6,4 @@ export * from './round-names.ts';
 export { generateStage, GROUPED_FORMATS, playsGroups, TooFewParticipantsError, MIN_PARTICIPANTS, MAX_STAGE_PARTICIPANTS, MAX_STAGE_MATCHES, type GenerateStageInput, type StageGroupInput } from './generate.ts';
 export { pairSwissRound, swissFirstRound, swissRoundMatches, type SwissPairing, type SwissStanding, type SwissHistoryEntry } from './swiss.ts';
 export { snakeDistribution } from './ffa.ts';
+export { resolvedSettingsSchema, stageSeedingSchema } from './views.ts';

@@ -4,6 +4,7 @@
 import { SEEDING_METHODS } from '../../shared/competition-vocabulary.ts';
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../../shared/errors.ts';
+import { graphql } from '../../shared/zod-graphql.ts';
 import type { StageFormat } from './types.ts';
 
 export { SEEDING_METHODS };
@@ -44,14 +45,14 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 /** Each setting as an organiser may send it (parseStageSettings); the read schemas derive from these. */
 export const settingSchemas = {
-  seeding: z.enum(SEEDING_METHODS),
+  seeding: z.enum(SEEDING_METHODS).register(graphql, { name: 'SeedingMethod' }),
   thirdPlaceMatch: z.boolean(),
-  grandFinal: z.enum(GRAND_FINAL_TYPES),
+  grandFinal: z.enum(GRAND_FINAL_TYPES).register(graphql, { name: 'GrandFinalType' }),
   legs: z.literal([1, 2]),
   rounds: int(1, MAX_SWISS_ROUNDS),
   points: z.strictObject({ win: int(-1000, 1000), draw: int(-1000, 1000), loss: int(-1000, 1000) }).partial(),
   tiebreakers: z
-    .array(z.enum(TIEBREAKERS))
+    .array(z.enum(TIEBREAKERS).register(graphql, { name: 'Tiebreaker' }))
     .min(1)
     .max(TIEBREAKERS.length)
     .refine((list) => new Set(list).size === list.length, { message: 'each tiebreaker at most once' }),
