@@ -166,6 +166,9 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       server.on('clientError', answerClientError);
       server.on('connect', (request, socket) => serveConnect(server, request, socket));
       server.keepAliveTimeout = 65_000;
+      // A request (head and body, 1 MiB at most) takes at most 30 s to arrive rather than Node's
+      // 300 s: a client trickling bodies holds a share of the body budget (http/body.ts) that long.
+      server.requestTimeout = 30_000;
       realtime.attach(server, (request, socket, head) => serveIgnoringUpgrade(server, request, socket, head));
       servers.push(server);
       const bound = await listen(server, { port, host });

@@ -250,12 +250,6 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
             matchCount: generated.matches.length,
           },
         },
-        ...rows.map((row) => ({
-          type: 'match.created',
-          resourceType: 'match',
-          resourceId: row.id,
-          payload: { matchId: row.id, stageId, groupId: row.groupId, roundId: row.roundId, roundNumber: row.roundNumber, position: row.position, bracket: row.bracket, status: row.status },
-        })),
       ];
       return {
         resourceId: stageId,

@@ -4,7 +4,10 @@
 // on both gateway paths, and lives: /healthz answers within a second throughout, every cache and
 // budget stays within its bound (/metrics), and so does the heap. The same process takes a flood of
 // event creations (valid ones, invalid bodies, no credential, unknown tokens): nothing answers 5xx and
-// every valid one creates one event.
+// every valid one creates one event. Bodies are read before any credential is checked: floods of
+// deeply nested bodies and of bodies that never finish arriving, without a credential, are refused
+// within the same bounds.
+import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +189,57 @@ describe('floods of distinct GraphQL documents', () => {
     expect(statuses.get(400)).toBeGreaterThan(0);
   }, 180_000);
 });
+
+describe('floods of request bodies, without a credential', () => {
+  // 400,000 nested arrays in 0.8 MB: JSON.parse alone would build them all before any check.
+  const deep = (i: number) => `{"query":"query Q${i}($v: JSON) { __typename }","variables":{"v":${'['.repeat(400_000)}${']'.repeat(400_000)}}}`;
+  it.each([
+    ['/graphql', 'POST /graphql'],
+    ['/api/v2/events/evt_open/stages', 'a REST write'],
+  ] as const)('deeply nested bodies to %s (%s): refused before parsing, the server lives', async (path, _what) => {
+    const watching = watch();
+    const statuses = await flood(96, 12, (i) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'if-match': '"1"', 'idempotency-key': `deep-${i}` }, body: deep(i) }),
+    );
+    await expectSurvived(watching);
+    // Refused as too deep (400), or past the body budget or the anonymous quota (429, 503).
+    expect([...statuses.keys()].every((status) => [400, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(400)).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('bodies that never finish arriving: each address holds a bounded share, the server lives', async () => {
+    const watching = watch();
+    const sockets: net.Socket[] = [];
+    const answers: string[] = [];
+    const almost = Buffer.alloc(BODY_BYTES - 16, 0x20);
+    await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        new Promise<void>((resolve) => {
+          const socket = net.connect(Number(new URL(base).port), '127.0.0.1', () => {
+            socket.write(`POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${BODY_BYTES}\r\n\r\n{"query":"{ t${i} }"`);
+            socket.write(almost, () => resolve());
+          });
+          socket.on('data', (data) => answers.push(String(data).split('\r\n')[0]));
+          socket.on('error', () => resolve());
+          sockets.push(socket);
+        }),
+      ),
+    );
+    // The bodies stay unfinished while the server is watched.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const seen = await expectSurvived(watching);
+    for (const socket of sockets) socket.destroy();
+    // Beyond this address's share (4 MiB), the server answered at once instead of reading on.
+    expect(answers.filter((line) => / 429 /.test(line)).length, JSON.stringify(answers.slice(0, 5))).toBeGreaterThan(60);
+    console.info(`unfinished bodies: slowest /healthz ${seen.slowestHealthMs.toFixed(0)} ms, heap at most ${seen.heapMiB.toFixed(0)} MiB`);
+    // Once they are gone, a body from the same address is read again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await post('{ __typename }');
+    expect(after.status).toBe(200);
+  }, 120_000);
+});
+
+const BODY_BYTES = 1024 * 1024;
 
 /** A gateway socket, initialised with `params`; resolves with the socket once acknowledged. */
 function openSocket(path: string, params: Record<string, string>): Promise<WebSocket> {
