@@ -3,7 +3,9 @@
 // draws where a winner is needed, takes forfeits and free-for-all placements, plays or cancels the
 // grand-final reset, and corrects a result while nothing it fed has started (else 409
 // downstream_started); concurrent reports stay exact through If-Match.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '../../subgraphs/developer/webhooks/event-types.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';
@@ -197,5 +199,19 @@ describe('other formats', () => {
     ]);
     const change = await server.db.prisma.changeLog.findFirstOrThrow({ where: { eventId, revision } });
     expect((change.payload as { opponents: unknown }).opponents).toEqual(read.ffaOpponents);
+  });
+});
+
+describe('the change log', () => {
+  it('every match.updated these reports wrote is what the webhook catalogue describes', async () => {
+    const schema = WEBHOOK_EVENT_TYPES.find((type) => type.name === 'match.updated')!.details;
+    const valid = new Ajv2020({ strict: false }).compile(schema);
+    const changes = await server.db.prisma.changeLog.findMany({ where: { type: 'match.updated', eventId: { startsWith: 'evt_gen_' } } });
+    expect(changes.length).toBeGreaterThan(20);
+    for (const change of changes) {
+      // Webhooks deliver the payload without the envelope's eventId and revision (fanout.ts).
+      const { eventId: _eventId, revision: _revision, ...details } = change.payload as Record<string, unknown>;
+      expect(valid(details), `${JSON.stringify(details)}: ${JSON.stringify(valid.errors)}`).toBe(true);
+    }
   });
 });
