@@ -27,7 +27,15 @@ export const errorBody = z
       ]),
       message: z.string(),
       requestId: z.string(),
-      details: z.array(z.object({ field: z.string().optional(), issue: z.string() })).optional(),
+      details: z
+        .array(
+          z.object({
+            field: z.string().optional(),
+            issue: z.string(),
+            matchId: z.string().optional().describe('The match the issue is about, when another than the one addressed (downstream_started: the match that already started).'),
+          }),
+        )
+        .optional(),
     }),
   })
   .meta({ id: 'Error' });

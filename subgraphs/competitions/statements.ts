@@ -114,6 +114,8 @@ export interface MatchRow {
   participantBId: string | null;
   scoreA: number | null;
   scoreB: number | null;
+  /** a | b: the side that forfeited. */
+  forfeit: string | null;
   teamAId: string | null;
   teamAName: string | null;
   teamALogoUrl: string | null;
@@ -150,7 +152,7 @@ export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' 
 function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
   return `
   SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
-         m."participantAId", m."participantBId", m."scoreA", m."scoreB",
+         m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit,
          pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
          pb."teamId" AS "teamBId", tb.name AS "teamBName", tb."logoUrl" AS "teamBLogoUrl",
          COALESCE((SELECT json_agg(json_build_object('position', mm.position, 'mapId', mm."mapId", 'mapName', COALESCE(mp.name, mm."mapId"),
@@ -389,8 +391,59 @@ export const REPORT_MATCH_SQL = `
   UPDATE "Match" SET status = $2, "scheduledAt" = $3::timestamp, "scoreA" = $4, "scoreB" = $5, "isFreeWin" = $6, "streamUrl" = $7,
     "startedAt" = CASE $8::text WHEN 'now' THEN COALESCE("startedAt", ${NOW}) WHEN 'clear' THEN NULL ELSE "startedAt" END,
     "completedAt" = CASE $9::text WHEN 'now' THEN ${NOW} WHEN 'clear' THEN NULL ELSE "completedAt" END,
+    forfeit = $10, opponents = COALESCE($11::jsonb, opponents),
     "updatedAt" = ${NOW}
   WHERE id = $1`;
+
+/** A generated match as progression reads it (tournament/progression.ts). */
+export interface BracketMatchRow {
+  id: string;
+  status: string;
+  isFreeWin: boolean;
+  participantAId: string | null;
+  participantBId: string | null;
+  scoreA: number | null;
+  scoreB: number | null;
+  forfeit: string | null;
+  winnerToMatchId: string | null;
+  winnerToSlot: string | null;
+  loserToMatchId: string | null;
+  loserToSlot: string | null;
+  bracket: string | null;
+  roundNumber: number | null;
+}
+
+/**
+ * Match $1 and every match downstream of it (through winnerTo and loserTo), in one statement: what a
+ * report of $1 may move a participant into or out of. UNION: a match reached twice is read once.
+ */
+export const DOWNSTREAM_MATCHES_SQL = `
+  WITH RECURSIVE downstream(id) AS (
+    SELECT $1::text
+    UNION
+    SELECT next.id FROM downstream d JOIN "Match" m ON m.id = d.id
+    CROSS JOIN LATERAL (VALUES (m."winnerToMatchId"), (m."loserToMatchId")) AS next(id)
+    WHERE next.id IS NOT NULL
+  )
+  SELECT m.id, m.status, m."isFreeWin", m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit,
+         m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot", r.bracket, r.number AS "roundNumber"
+  FROM downstream d JOIN "Match" m ON m.id = d.id LEFT JOIN "Round" r ON r.id = m."roundId"`;
+
+/**
+ * The matches a report moved participants into or out of, one statement for all: their slots, status,
+ * scores and forfeit as progression left them. Back to scheduled clears the timing; a bye completed on
+ * its participant's arrival is stamped completed.
+ */
+export const UPDATE_PROGRESSED_MATCHES_SQL = `
+  UPDATE "Match" m SET "participantAId" = u.a, "participantBId" = u.b, status = u.status, "scoreA" = u."scoreA", "scoreB" = u."scoreB", forfeit = u.forfeit,
+    "startedAt" = CASE WHEN u.status = 'scheduled' THEN NULL ELSE m."startedAt" END,
+    "completedAt" = CASE WHEN u.status = 'completed' THEN COALESCE(m."completedAt", ${NOW}) WHEN u.status = 'scheduled' THEN NULL ELSE m."completedAt" END,
+    "updatedAt" = ${NOW}
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[]) AS u(id, a, b, status, "scoreA", "scoreB", forfeit)
+  WHERE m.id = u.id`;
+
+/** The maps of matches a correction took a participant from: their results are void. */
+export const DELETE_MATCHES_MAPS_SQL = `DELETE FROM "MatchMap" WHERE "matchId" = ANY($1::text[])`;
 
 export const REPLACE_MATCH_MAPS_SQL = [
   `DELETE FROM "MatchMap" WHERE "matchId" = $1`,

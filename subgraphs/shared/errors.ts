@@ -20,6 +20,8 @@ export type ErrorCode = keyof typeof errorStatus;
 export interface ErrorDetail {
   field?: string;
   issue: string;
+  /** The match the issue is about, when it is another than the one addressed (downstream_started). */
+  matchId?: string;
 }
 
 export interface ApiErrorOptions {

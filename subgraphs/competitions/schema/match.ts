@@ -14,9 +14,11 @@ interface OpponentView {
   participantId: string;
 }
 
-/** win, loss or draw once the match is completed; null before. */
+/** win, loss or draw once the match is completed; null before. A forfeit decides whatever the scores. */
 function resultOf(match: MatchRow, side: Side): string | null {
-  if (match.status !== 'completed' || match.scoreA == null || match.scoreB == null) return null;
+  if (match.status !== 'completed') return null;
+  if (match.forfeit) return match.forfeit === side ? 'loss' : 'win';
+  if (match.scoreA == null || match.scoreB == null) return null;
   const [own, other] = side === 'a' ? [match.scoreA, match.scoreB] : [match.scoreB, match.scoreA];
   return own > other ? 'win' : own < other ? 'loss' : 'draw';
 }
@@ -33,7 +35,7 @@ const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
     result: t.string({ nullable: true, description: 'win, loss or draw once completed.', resolve: (o) => resultOf(o.match, o.side) }),
     forfeit: t.boolean({
       description: 'True when this side lost by forfeit (a free win for the other side).',
-      resolve: (o) => o.match.isFreeWin && resultOf(o.match, o.side) === 'loss',
+      resolve: (o) => (o.match.forfeit ? o.match.forfeit === o.side : o.match.isFreeWin && resultOf(o.match, o.side) === 'loss'),
     }),
   }),
 });

@@ -91,13 +91,23 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
   },
   {
     name: 'match.updated',
-    description: 'A match was reported: its status, schedule, scores, maps, free win or stream changed (the state after, and the status before).',
+    description:
+      'A match was reported (its status, schedule, scores, forfeit, placements, maps, free win or stream changed), or a report of another match of its bracket moved a participant into or out of it (reportedMatchId names the reported match; one match.updated per match touched, in the same revision). The state after, and the status before.',
     details: object({
       matchId: id,
       status: { enum: [...MATCH_STATUSES] },
       previousStatus: { enum: [...MATCH_STATUSES] },
       scoreA: { type: ['integer', 'null'] },
       scoreB: { type: ['integer', 'null'] },
+      forfeit: { enum: ['a', 'b', null] },
+      participantAId: nullableId,
+      participantBId: nullableId,
+      opponents: {
+        type: ['array', 'null'],
+        description: 'Free-for-all matches: every opponent with its place and points (null until placed); null for duels.',
+        items: object({ participantId: id, place: { type: ['integer', 'null'] }, points: { type: ['integer', 'null'] } }),
+      },
+      reportedMatchId: id,
     }),
   },
   {
