@@ -12,6 +12,8 @@ describe('findUnsafeValue', () => {
   it('names the first string that cannot be stored, a key that cannot, and a value nested too deeply', () => {
     expect(findUnsafeValue({ a: [1, { b: 'x\u0000' }] }, '')).toEqual({ field: 'a.1.b', issue: 'must not contain a NUL character (U+0000)' });
     expect(findUnsafeValue({ a: { ['k\u0000']: 1 } }, '')).toMatchObject({ field: 'a', issue: expect.stringMatching(/^a key /) });
+    // A key __proto__ (an own property after JSON.parse) would be dropped silently by a record schema.
+    expect(findUnsafeValue(JSON.parse('{"settings":{"__proto__":{"legs":9}}}'), '')).toEqual({ field: 'settings.__proto__', issue: 'not an accepted key' });
     let deep: unknown = 1;
     for (let i = 0; i <= MAX_JSON_DEPTH; i++) deep = [deep];
     expect(findUnsafeValue(deep, '')).toMatchObject({ issue: `nested more than ${MAX_JSON_DEPTH} levels deep` });

@@ -45,14 +45,15 @@ export function pageEtag(prefix: string, version: number | string, ...parts: (st
 }
 
 /**
- * True when an If-None-Match header lists this strong ETag, or is * (any current representation) —
- * callers answer 304 only for a request that would otherwise have answered 200.
+ * True when an If-None-Match header lists this ETag, or is * (any current representation) —
+ * callers answer 304 only for a request that would otherwise have answered 200. The comparison is
+ * weak, as RFC 9110 has it for If-None-Match: W/"x" matches "x" (a proxy may have weakened it).
  */
 export function matchesIfNoneMatch(header: string | null | undefined, etag: string, wildcard = true): boolean {
   if (!header) return false;
   return header.split(',').some((candidate) => {
     const value = candidate.trim();
-    return (wildcard && value === '*') || value === etag;
+    return (wildcard && value === '*') || (value.startsWith('W/') ? value.slice(2) : value) === etag;
   });
 }
 

@@ -49,6 +49,8 @@ function visitValue(value: unknown, path: string, depth: number, frames: Frame[]
   for (const key of keys) {
     const keyIssue = textIssue(key);
     if (keyIssue) return { field: path || 'body', issue: `a key ${keyIssue}` };
+    // No field is called so; a schema's record would silently drop it (it sets the prototype).
+    if (key === '__proto__') return { field: join(path, key), issue: 'not an accepted key' };
   }
   frames.push({ container: value as Record<string, unknown>, keys, next: 0, path, depth });
   return null;
