@@ -103,6 +103,9 @@ export class CoalescingTransport {
     wss.on('connection', (ws: WebSocket) => {
       const outbox = this.outboxes.get(ws)!;
       ws.once('error', (error) => {
+        // A client's protocol error (a frame over the size limit, bad UTF-8, a bad opcode): ws has
+        // already closed the socket with the code that says so (1009, 1007, 1002); nothing to log.
+        if (String((error as { code?: unknown }).code ?? '').startsWith('WS_ERR_')) return;
         this.options.log('gateway socket error', error);
         ws.close(CloseCode.InternalServerError, 'Internal server error');
       });
