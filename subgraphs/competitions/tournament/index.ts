@@ -4,5 +4,5 @@ export * from './settings.ts';
 export * from './seeding.ts';
 export * from './round-names.ts';
 export { generateStage, TooFewParticipantsError, MIN_PARTICIPANTS, MAX_STAGE_PARTICIPANTS, MAX_STAGE_MATCHES, type GenerateStageInput, type StageGroupInput } from './generate.ts';
-export { pairSwissRound, swissFirstRound, swissRoundMatches, type SwissPairing, type SwissStanding, type SwissHistoryEntry } from './swiss.ts';
+export { pairSwissRound, swissFirstRound, swissNextRound, swissRoundMatches, type SwissNextRoundInput, type SwissPairing, type SwissStanding, type SwissHistoryEntry } from './swiss.ts';
 export { snakeDistribution } from './ffa.ts';
