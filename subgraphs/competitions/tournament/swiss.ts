@@ -34,9 +34,9 @@ export interface SwissHistoryEntry {
 
 // Step budgets, so that a round of 256 pairs in tens of milliseconds whatever its history: each
 // ordered search stops after SEARCH_BUDGET steps (a step tries one opponent), all of a round's
-// searches together after SEARCH_BUDGET_TOTAL, and the local search after IMPROVE_BUDGET re-pairings
-// tried. Correctness does not depend on them: a maximum matching decides whether a pairing without
-// rematches exists and supplies one when the searches run out.
+// searches together after SEARCH_BUDGET_TOTAL, and the local search's re-pairings of three pairs
+// after IMPROVE_BUDGET tries. Correctness does not depend on them: a maximum matching decides
+// whether a pairing without rematches exists and supplies one when the searches run out.
 const SEARCH_BUDGET = 10_000;
 const SEARCH_BUDGET_TOTAL = 30_000;
 const IMPROVE_BUDGET = 10_000;
@@ -233,7 +233,9 @@ function bestPairing(field: Field, fallback: Int32Array): [number, number][] {
   /**
    * Cheapens a pairing by re-pairing the players of two or three pairs, one of them a float, while
    * that lowers the cost (the ordered search can float more than needed when a rematch forces a
-   * choice early, and the matching ignores score groups altogether).
+   * choice early, and the matching ignores score groups altogether). Exchanges between two pairs
+   * run to the end, so no two pairs of the result can swap partners for cheaper floats; re-pairings
+   * of three are tried within the budget.
    */
   const improve = (pairs: [number, number][]): [number, number][] => {
     let budget = IMPROVE_BUDGET;
@@ -256,9 +258,22 @@ function bestPairing(field: Field, fallback: Int32Array): [number, number][] {
       }
       return false;
     };
-    for (let improved = true; improved && budget > 0; ) {
-      improved = false;
-      search: for (let i = 0; i < pairs.length; i++) {
+    /** Swaps partners between a float and any other pair while that is cheaper, to a fixed point. */
+    const exchange = () => {
+      for (let again = true; again; ) {
+        again = false;
+        for (let i = 0; i < pairs.length; i++) {
+          for (let j = 0; j < pairs.length && cost(pairs[i][0], pairs[i][1]) > 0; j++) {
+            if (j === i) continue;
+            [six[0], six[1], six[2], six[3]] = [...pairs[i], ...pairs[j]];
+            if (repair([i, j], 4)) again = true;
+          }
+        }
+      }
+    };
+    /** One cheaper re-pairing of a float and two pairs near it (within the budget); false if none. */
+    const rotate = (): boolean => {
+      for (let i = 0; i < pairs.length; i++) {
         if (cost(pairs[i][0], pairs[i][1]) === 0) continue;
         [six[0], six[1]] = pairs[i];
         // Only pairs with a player in or next to the score groups this float spans can shorten it.
@@ -269,27 +284,19 @@ function bestPairing(field: Field, fallback: Int32Array): [number, number][] {
           const [a, b] = pairs[j];
           if (j !== i && Math.max(level[a], level[b]) >= low && Math.min(level[a], level[b]) <= high) near.push(j);
         }
-        for (const j of near) {
-          [six[2], six[3]] = pairs[j];
-          if (--budget < 0) break search;
-          if (repair([i, j], 4)) {
-            improved = true;
-            break search;
-          }
-        }
         for (let x = 0; x < near.length; x++) {
           [six[2], six[3]] = pairs[near[x]];
           for (let y = x + 1; y < near.length; y++) {
             [six[4], six[5]] = pairs[near[y]];
-            if (--budget < 0) break search;
-            if (repair([i, near[x], near[y]], 6)) {
-              improved = true;
-              break search;
-            }
+            if (--budget < 0) return false;
+            if (repair([i, near[x], near[y]], 6)) return true;
           }
         }
       }
-    }
+      return false;
+    };
+    do exchange();
+    while (rotate());
     return pairs;
   };
 
