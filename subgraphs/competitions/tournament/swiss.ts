@@ -1,5 +1,6 @@
 // Swiss: round 1 is drawn by seed at generation (top half against bottom half); each later round is
-// paired from the standings by pairSwissRound, which the caller runs once the previous round is over.
+// paired from the standings by swissNextRound (pairSwissRound), which the caller runs once the
+// previous round is over.
 import { ApiError } from '../../shared/errors.ts';
 import { newDuel, newRound } from './duels.ts';
 import { swissRoundName } from './round-names.ts';
@@ -73,10 +74,12 @@ export function swissNextRound(input: SwissNextRoundInput): SwissPairing | null 
  *   floater meets the best-ranked of the group below.
  * How: an ordered search takes the best-ranked unpaired participant and tries opponents in that
  * order of preference, backtracking on rematches; if it runs out of steps, the maximum matching's
- * pairing is taken instead. A local search then re-pairs two or three pairs at a time (one of them a
- * float) while that makes the floats cheaper, and a branch and bound looks for a cheaper pairing
- * still. Every search has a step budget: small fields (up to about 24) get the cheapest pairing;
- * large ones may stop at a good one.
+ * pairing is taken instead. The same search, pruned by a cost bound raised one at a time from the
+ * least the odd-sized groups force, then looks for the cheapest pairing (iterative deepening), and a
+ * local search re-pairs a float with one or two other pairs while that makes the floats cheaper.
+ * Guarantees: a pairing whenever one exists; no two pairs of it could swap opponents for cheaper
+ * floats; the cheapest pairing for small fields (up to about 24, where the searches finish within
+ * their budgets), a good one for large fields.
  */
 export function pairSwissRound(standings: readonly SwissStanding[], history: readonly SwissHistoryEntry[], roundNumber: number): SwissPairing {
   const ids = standings.map((standing) => standing.participantId);
