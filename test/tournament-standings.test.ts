@@ -225,6 +225,12 @@ describe('computeStandings: elimination formats rank by the round reached', () =
     expect(table(rows).slice(0, 4)).toEqual([[1, 'p1'], [2, 'p2'], [3, 'p3'], [4, 'p4']]);
   });
 
+  it('double elimination without a grand final: the winners-bracket champion 1st, the losers-bracket champion 2nd', () => {
+    const rows = standings('double_elimination', ids(8), playOut('double_elimination', 8, { grandFinal: 'none' }, () => false), { grandFinal: 'none' });
+    expect(rows.map((row) => row.rank)).toEqual([1, 2, 3, 4, 5, 5, 7, 7]);
+    expect(table(rows).slice(0, 3)).toEqual([[1, 'p1'], [2, 'p2'], [3, 'p3']]);
+  });
+
   it('double elimination, grandFinal double: the reset is played only when the losers-bracket champion wins the first grand final', () => {
     const meetings = (first: boolean) => {
       // p2 beats p1 in the winners final; p1 comes back through the losers bracket. `first`: p2

@@ -39,8 +39,8 @@ export interface SwissHistoryEntry {
 // after IMPROVE_BUDGET tries. Correctness does not depend on them: a maximum matching decides
 // whether a pairing without rematches exists and supplies one when the searches run out.
 const SEARCH_BUDGET = 10_000;
-const SEARCH_BUDGET_TOTAL = 30_000;
-const IMPROVE_BUDGET = 10_000;
+const SEARCH_BUDGET_TOTAL = 20_000;
+const IMPROVE_BUDGET = 5_000;
 
 export interface SwissNextRoundInput {
   /** Best-ranked first, ties already broken by the stage's tiebreakers (computeStandings' rows fit). */
