@@ -78,8 +78,8 @@ export function swissNextRound(input: SwissNextRoundInput): SwissPairing | null 
  * least the odd-sized groups force, then looks for the cheapest pairing (iterative deepening), and a
  * local search re-pairs a float with one or two other pairs while that makes the floats cheaper.
  * Guarantees: a pairing whenever one exists; no two pairs of it could swap opponents for cheaper
- * floats; the cheapest pairing for small fields (up to about 24, where the searches finish within
- * their budgets), a good one for large fields.
+ * floats; the cheapest pairing for small fields (the searches finish within their budgets: checked
+ * against every pairing up to 16), a good one for large fields.
  */
 export function pairSwissRound(standings: readonly SwissStanding[], history: readonly SwissHistoryEntry[], roundNumber: number): SwissPairing {
   const ids = standings.map((standing) => standing.participantId);
