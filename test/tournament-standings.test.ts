@@ -2,6 +2,7 @@
 // from generateStage, properties over random results, and the cost of a 1,024-participant stage.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { aWins, playManager } from './support/tournament-simulation.ts';
 import {
   computeStandings,
   generateStage,
@@ -153,8 +154,11 @@ describe('computeStandings: tiebreakers and ranks', () => {
   });
 });
 
-/** Plays a generated elimination stage out: the better seed wins unless `upset` says otherwise. */
-function playOut(format: 'single_elimination' | 'double_elimination', n: number, settings: StageSettings, upset: (a: string, b: string) => boolean, stopAfter = Infinity): StandingsDuel[] {
+/**
+ * Plays a generated elimination stage out in list order (every match comes after those feeding it):
+ * the better seed wins unless `upset` says otherwise.
+ */
+function playOut(format: 'single_elimination' | 'double_elimination', n: number, settings: StageSettings, upset: (a: string, b: string, match: GeneratedDuel) => boolean, stopAfter = Infinity): StandingsDuel[] {
   const stage = generateStage({ format, settings: resolvedSettings(format, settings, n), participants: ids(n) });
   const matches = stage.matches as GeneratedDuel[];
   const byKey = new Map(matches.map((m) => [m.key, m]));
@@ -178,7 +182,7 @@ function playOut(format: 'single_elimination' | 'double_elimination', n: number,
     if (a === null || b === null) continue; // the reset of a grand final its first match decided
     const seedA = Number(a.slice(1));
     const seedB = Number(b.slice(1));
-    const winner = (seedA < seedB) !== upset(a, b) ? a : b;
+    const winner = (seedA < seedB) !== upset(a, b, match) ? a : b;
     const loser = winner === a ? b : a;
     if (match.bracket === 'grand_final' && !match.isGrandFinalReset && winner === a) {
       played.push({ ...match, winner, scoreA: 2, scoreB: 0 });
@@ -246,6 +250,35 @@ describe('computeStandings: elimination formats rank by the round reached', () =
     expect(table(standings('double_elimination', ids(4), reset, { grandFinal: 'double' }))).toEqual([[1, 'p1'], [2, 'p2'], [3, 'p3'], [4, 'p4']]);
     // Between the two grand finals both are still in: they share first place.
     expect(table(standings('double_elimination', ids(4), reset.slice(0, -1), { grandFinal: 'double' })).slice(0, 2)).toEqual([[1, 'p1'], [1, 'p2']]);
+  });
+
+  it('the same places as brackets-manager’s final standings, played out with the same results', async () => {
+    const cases: ['single_elimination' | 'double_elimination', StageSettings, Record<string, unknown>][] = [
+      ['single_elimination', {}, {}],
+      ['single_elimination', { thirdPlaceMatch: true }, { consolationFinal: true }],
+      ['double_elimination', { grandFinal: 'simple' }, { grandFinal: 'simple' }],
+      ['double_elimination', { grandFinal: 'double' }, { grandFinal: 'double' }],
+      ['double_elimination', { grandFinal: 'none' }, { grandFinal: 'none' }],
+    ];
+    for (const [format, settings, managerSettings] of cases) {
+      for (const n of [4, 5, 8, 11, 16, 23, 32]) {
+        for (const salt of [1, 2]) {
+          const seed = (id: string) => Number(id.slice(1));
+          // The coin the brackets-manager comparison uses: same place, same two seeds, same winner.
+          const played = playOut(format, n, settings, (a, b, match) => aWins(match.bracket ?? '-', match.roundNumber, match.position, seed(a), seed(b), salt) !== seed(a) < seed(b));
+          const rows = standings(format, ids(n), played, settings);
+          const ranks = await (await playManager(format, n, 2 ** Math.ceil(Math.log2(n)), managerSettings, salt)).ranks();
+          expect(ranks.size).toBe(n);
+          // Ours are competition ranks (1, 2, 3, 3, 5), theirs dense (1, 2, 3, 3, 4): compare the groups in order.
+          const groups = (pairs: [number, number][]) => {
+            const byRank = new Map<number, number[]>();
+            for (const [id, rank] of pairs) byRank.set(rank, [...(byRank.get(rank) ?? []), id]);
+            return [...byRank.entries()].sort(([x], [y]) => x - y).map(([, list]) => list.sort((x, y) => x - y));
+          };
+          expect(groups(rows.map((row) => [seed(row.participantId), row.rank])), `${format} ${JSON.stringify(settings)} N=${n} salt ${salt}`).toEqual(groups([...ranks]));
+        }
+      }
+    }
   });
 
   it('property: every rank is one more than the number of participants who went out later (or won)', () => {
