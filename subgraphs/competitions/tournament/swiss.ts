@@ -41,6 +41,8 @@ export interface SwissHistoryEntry {
 const SEARCH_BUDGET = 10_000;
 const SEARCH_BUDGET_TOTAL = 20_000;
 const IMPROVE_BUDGET = 5_000;
+/** Up to this many players to pair, the cheapest pairing is computed exactly (cheapestPairing). */
+const EXACT_FIELD = 16;
 
 export interface SwissNextRoundInput {
   /** Best-ranked first, ties already broken by the stage's tiebreakers (computeStandings' rows fit). */
@@ -78,8 +80,8 @@ export function swissNextRound(input: SwissNextRoundInput): SwissPairing | null 
  * least the odd-sized groups force, then looks for the cheapest pairing (iterative deepening), and a
  * local search re-pairs a float with one or two other pairs while that makes the floats cheaper.
  * Guarantees: a pairing whenever one exists; no two pairs of it could swap opponents for cheaper
- * floats; the cheapest pairing for small fields (the searches finish within their budgets: checked
- * against every pairing up to 16), a good one for large fields.
+ * floats; the cheapest pairing for up to 16 players to pair (computed exactly, then the preferred
+ * pairing at that cost), a good one for larger fields.
  */
 export function pairSwissRound(standings: readonly SwissStanding[], history: readonly SwissHistoryEntry[], roundNumber: number): SwissPairing {
   const ids = standings.map((standing) => standing.participantId);
@@ -304,6 +306,13 @@ function bestPairing(field: Field, fallback: Int32Array): [number, number][] {
   };
 
   const total = (pairs: [number, number][]) => pairs.reduce((sum, [a, b]) => sum + cost(a, b), 0);
+  if (players.length <= EXACT_FIELD) {
+    // Small field: the least cost is known exactly; the ordered search, bounded by it, finds the
+    // preferred pairing at that cost, or the exact one stands.
+    const exact = cheapestPairing(players, met, n, cost);
+    const preferred = search(total(exact) + 1);
+    return (preferred ?? exact).map(([a, b]): [number, number] => (a < b ? [a, b] : [b, a])).sort((x, y) => x[0] - y[0]);
+  }
   let pairs = search(Infinity);
   if (!pairs) {
     pairs = [];
@@ -320,6 +329,36 @@ function bestPairing(field: Field, fallback: Int32Array): [number, number][] {
   }
   if (total(pairs) > lower) pairs = improve(pairs);
   return pairs.map(([a, b]): [number, number] => (a < b ? [a, b] : [b, a])).sort((x, y) => x[0] - y[0]);
+}
+
+/**
+ * The cheapest pairing of `players` without a rematch, by dynamic programming over the subsets still
+ * to pair (2^m · m steps: 16 players take about a million), pairing the first of each subset with
+ * each possible partner. The caller knows a pairing exists.
+ */
+function cheapestPairing(players: number[], met: Uint8Array, n: number, cost: (a: number, b: number) => number): [number, number][] {
+  const m = players.length;
+  const full = (1 << m) - 1;
+  const best = new Float64Array(full + 1).fill(Infinity);
+  const partner = new Int8Array(full + 1);
+  best[0] = 0;
+  for (let mask = 1; mask <= full; mask++) {
+    const i = 31 - Math.clz32(mask & -mask);
+    const rest = mask & ~(1 << i);
+    for (let j = i + 1; j < m; j++) {
+      if (!(rest & (1 << j)) || met[players[i] * n + players[j]]) continue;
+      const candidate = best[rest & ~(1 << j)] + cost(players[i], players[j]);
+      if (candidate < best[mask]) [best[mask], partner[mask]] = [candidate, j];
+    }
+  }
+  const pairs: [number, number][] = [];
+  for (let mask = full; mask; ) {
+    const i = 31 - Math.clz32(mask & -mask);
+    const j = partner[mask];
+    pairs.push([players[i], players[j]]);
+    mask &= ~(1 << i) & ~(1 << j);
+  }
+  return pairs;
 }
 
 /** Every way to split positions 0…size − 1 into pairs, flattened (3 ways for four players, 15 for six). */
