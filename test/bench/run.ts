@@ -5,6 +5,7 @@ import { esportsBench } from './esports.ts';
 import { memoryBench } from './memory.ts';
 import { webhookBench } from './webhooks.ts';
 import { tournamentBench } from './tournaments.ts';
+import { tournamentEngineBench } from './tournament-engine.ts';
 import { v1Bench } from './v1.ts';
 import { realtimeBench } from './realtime.ts';
 import { flagsBench } from './flags.ts';
@@ -18,6 +19,7 @@ try {
   if (!only || only === 'esports') await esportsBench(database.url);
   if (!only || only === 'webhooks') await webhookBench(database.url);
   if (!only || only === 'tournaments') await tournamentBench(database.url);
+  if (!only || only === 'tournament-engine') await tournamentEngineBench();
   if (!only || only === 'v1') await v1Bench(database.url);
   if (!only || only === 'realtime') await realtimeBench(database.url);
   if (!only || only === 'memory') await memoryBench();

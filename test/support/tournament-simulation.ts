@@ -91,7 +91,7 @@ function bracketOf(type: ManagerType, groupNumber: number): Bracket | '-' {
 }
 
 /** Plays a brackets-manager stage out with the same coin; answers the structure and who met where. */
-export async function playManager(type: ManagerType, count: number, size: number, settings: Record<string, unknown>, salt: number): Promise<{ before: ManagerStage; after: Played }> {
+export async function playManager(type: ManagerType, count: number, size: number, settings: Record<string, unknown>, salt: number): Promise<{ before: ManagerStage; after: Played; ranks: () => Promise<Map<number, number>> }> {
   const manager = await managerStage(type, count, size, settings);
   const read = async () => {
     const data = await manager.get.stageData(0);
@@ -111,7 +111,7 @@ export async function playManager(type: ManagerType, count: number, size: number
     if (match.opponent2 === null) before.byes.add(`${place}/b`);
     before.matches.push({ place, a: match.opponent1?.id == null ? null : Number(match.opponent1.id) + 1, b: match.opponent2?.id == null ? null : Number(match.opponent2.id) + 1 });
   }
-  if (type === 'round_robin') return { before, after: new Map() };
+  if (type === 'round_robin') return { before, after: new Map(), ranks: async () => new Map() };
   const played = new Set<unknown>();
   const skipped = new Set<unknown>();
   for (;;) {
@@ -140,5 +140,8 @@ export async function playManager(type: ManagerType, count: number, size: number
     const round = endRounds.get(match.round_id)!;
     after.set(placeKey(round.bracket, round.number, match.number), [Number(match.opponent1.id) + 1, Number(match.opponent2.id) + 1]);
   }
-  return { before, after };
+  // Its final standings on request (it cannot make them for a double elimination of two): seed →
+  // rank, counted densely (1, 2, 3, 3, 4).
+  const ranks = async () => new Map((await manager.get.finalStandings(0)).map((row) => [Number(row.id) + 1, row.rank]));
+  return { before, after, ranks };
 }
