@@ -520,3 +520,21 @@ export const INSERT_PARTICIPANT_SQL = [
 
 /** Answers invitation $1: $2 accepted or declined. */
 export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE id = $1 AND status = 'pending'`;
+
+/**
+ * Stage $1 beside a report of matches $2: its matches still to be played other than those, its
+ * rounds so far (swiss pairs them one at a time), and the other stages of its event not completed.
+ */
+export const OPEN_STAGE_MATCHES_SQL = `
+  SELECT (SELECT count(*)::int FROM "Match" WHERE "stageId" = $1 AND status NOT IN ('completed', 'cancelled') AND NOT (id = ANY($2::text[]))) AS matches,
+         (SELECT count(*)::int FROM "Round" WHERE "stageId" = $1) AS rounds,
+         (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> $1 AND o.status <> 'completed') AS "otherStages"
+  FROM "Stage" s WHERE s.id = $1`;
+
+/** Stage $1 completes ($2 completed) or is reopened by a correction ($2 running). */
+export const SET_STAGE_STATUS_SQL = `UPDATE "Stage" SET status = $2 WHERE id = $1 AND status <> 'pending'`;
+
+/** Event $1's state becomes $2 (live, or completed with its completion time, which live clears). */
+export const SET_EVENT_STATE_SQL = `
+  UPDATE "Event" SET state = $2, "completedAt" = CASE WHEN $2 = 'completed' THEN ${NOW} END, "updatedAt" = ${NOW}
+  WHERE id = $1`;

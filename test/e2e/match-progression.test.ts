@@ -62,8 +62,10 @@ describe('single elimination', () => {
     const third = find(matches, 'third_place', 1);
     expect(sideOf(final, 'a')).toBe(sideOf(semi, 'b'));
     expect(sideOf(third, 'a')).toBe(sideOf(semi, 'a'));
-    const changes = await server.db.prisma.changeLog.findMany({ where: { eventId, revision }, orderBy: { sequence: 'asc' } });
-    expect(changes.every((c) => c.type === 'match.updated')).toBe(true);
+    const logged = await server.db.prisma.changeLog.findMany({ where: { eventId, revision }, orderBy: { sequence: 'asc' } });
+    // The event's first result also took it live (tested below).
+    expect(logged.map((c) => c.type).filter((type) => type !== 'match.updated')).toEqual(['event.updated']);
+    const changes = logged.filter((c) => c.type === 'match.updated');
     expect(changes[0].resourceId).toBe(semi.id);
     expect(changes.slice(1).map((c) => c.resourceId).sort()).toEqual([final.id, third.id].sort());
     const finalChange = changes.find((c) => c.resourceId === final.id)!.payload as Record<string, unknown>;
@@ -213,5 +215,49 @@ describe('the change log', () => {
       const { eventId: _eventId, revision: _revision, ...details } = change.payload as Record<string, unknown>;
       expect(valid(details), `${JSON.stringify(details)}: ${JSON.stringify(valid.errors)}`).toBe(true);
     }
+  });
+});
+
+describe('the stage and the event follow their matches', () => {
+  it('the event goes live at its first result; the stage completes with its last match, and the event with its last stage', async () => {
+    const { eventId, stageId } = await startedStage('single_elimination', 4);
+    expect((await api(`/api/v2/events/${eventId}`)).body.data.state).toBe('scheduled');
+    let matches = await matchesOf(eventId, stageId);
+    const live = await reportOk(eventId, find(matches, 'winners', 1, 1).id, { status: 'live' });
+    expect((await api(`/api/v2/events/${eventId}`)).body.data.state).toBe('live');
+    const wentLive = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: live, type: 'event.updated' } });
+    expect(wentLive.map((c) => c.payload)).toEqual([expect.objectContaining({ fields: ['state'], state: 'live', previousState: 'scheduled' })]);
+
+    await reportOk(eventId, find(matches, 'winners', 1, 1).id, aWins);
+    await reportOk(eventId, find(matches, 'winners', 1, 2).id, aWins);
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('running');
+    matches = await matchesOf(eventId, stageId);
+    const last = await reportOk(eventId, find(matches, 'winners', 2).id, bWins);
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('completed');
+    expect((await api(`/api/v2/events/${eventId}`)).body.data.state).toBe('completed');
+    const closing = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: last }, orderBy: { sequence: 'asc' } });
+    expect(closing.map((c) => c.type)).toEqual(['match.updated', 'stage.completed', 'event.updated']);
+
+    // A completed event still takes a correction of a completed match (a mistyped final score)...
+    await reportOk(eventId, find(matches, 'winners', 2).id, { scoreA: 1, scoreB: 2 });
+    // ...but nothing else: its structure is closed.
+    const more = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Late', bestOf: 1, format: 'league' }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
+    expectError(more, 409, 'conflict', 'event_closed');
+  });
+
+  it('a stage with another stage still to play completes alone; a swiss stage only after its last round', async () => {
+    const { eventId, stageId } = await startedStage('swiss', 4, { rounds: 2 });
+    const later = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Later', bestOf: 1, format: 'league' }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
+    expect(later.status).toBe(201);
+    for (const m of await matchesOf(eventId, stageId)) await reportOk(eventId, m.id, aWins);
+    // Round 1 is over, round 2 is still to be paired: the stage runs on.
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('running');
+
+    const { eventId: other, stageId: league } = await startedStage('league', 3);
+    const second = await api(`/api/v2/events/${other}/stages`, { method: 'POST', body: { name: 'Playoffs', bestOf: 1, format: 'single_elimination' }, ifMatch: await revisionOf(other), key: uniqueKey() });
+    expect(second.status).toBe(201);
+    for (const m of await matchesOf(other, league)) await reportOk(other, m.id, { status: 'completed', scoreA: 1, scoreB: 1 });
+    expect((await api(`/api/v2/events/${other}/stages/${league}`)).body.data.status).toBe('completed');
+    expect((await api(`/api/v2/events/${other}`)).body.data.state).toBe('live');
   });
 });

@@ -135,8 +135,19 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
   },
   {
     name: 'event.updated',
-    description: "The event's name, slug, description, game, schedule, time zone, visibility or branding changed (fields names which).",
-    details: object({ fields: { type: 'array', items: id } }),
+    description:
+      "The event's name, slug, description, game, schedule, time zone, visibility or branding changed (fields names which); or its state moved with its matches (fields [\"state\"], with state and previousState): live at its first live or completed match, completed when its last stage completed, live again when a correction reopened one.",
+    details: object({ fields: { type: 'array', items: id }, state: { enum: ['live', 'completed'] }, previousState: { type: 'string' } }, ['fields']),
+  },
+  {
+    name: 'stage.completed',
+    description: 'The last match of a stage was completed (a swiss stage: of its last round); the stage reads completed.',
+    details: object({ stageId: id, format: id }),
+  },
+  {
+    name: 'stage.reopened',
+    description: 'A correction gave a completed stage a match to play again (a grand-final reset now needed); the stage reads running.',
+    details: object({ stageId: id, format: id }),
   },
   {
     name: 'participant.created',
