@@ -13,9 +13,18 @@ export interface TestDatabase extends Database {
   drop(): Promise<void>;
 }
 
+/** The run's template, or none outside vitest (a benchmark script run with tsx migrates and seeds its own). */
+function runTemplate(): ReturnType<typeof inject<'databaseTemplate'>> | undefined {
+  try {
+    return inject('databaseTemplate');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function createTestDatabase(options: { seed?: boolean; countQueries?: boolean } = {}): Promise<TestDatabase> {
   const base = postgresServerUrl();
-  const template = options.seed === false ? undefined : inject('databaseTemplate');
+  const template = options.seed === false ? undefined : runTemplate();
   let db: Database;
   let url: string | undefined;
   let drop = async () => undefined as void;
