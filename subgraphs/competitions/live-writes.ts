@@ -153,8 +153,16 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
       const moved = progression?.changed.filter((m) => m.id !== matchId) ?? [];
       const previous = new Map(progression?.before.map((m) => [m.id, m.status]));
       const reported = { id: matchId, status, scoreA: after.scoreA, scoreB: after.scoreB, forfeit: after.forfeit, participantAId: match.participantAId, participantBId: match.participantBId, opponents: after.opponents };
-      // The stage and the event follow their matches.
-      const followUps = await stageFollowUps(ctx, event, match.stage, [{ id: matchId, status }, ...moved.map((m) => ({ id: m.id, status: m.status }))]);
+      // The stage and the event follow their generated matches (the demo world's seeded ones predate this).
+      const followUps = !generated
+        ? { changes: [], statements: [] }
+        : await stageFollowUps(
+        ctx,
+        event,
+        { ...match.stage, bestOf: match.bestOf },
+        { ...reported, groupId: match.groupId, isFreeWin: after.isFreeWin },
+        [{ id: matchId, status }, ...moved.map((m) => ({ id: m.id, status: m.status }))],
+      );
       return {
         resourceId: matchId,
         changed: true,

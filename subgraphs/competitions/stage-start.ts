@@ -4,7 +4,7 @@
 // (event-write.ts), so the event revision moves once. docs/tournaments.md describes the rules.
 import type { SubgraphContext } from '../shared/context.ts';
 import { newId } from '../shared/crypto.ts';
-import type { Db } from '../shared/db/database.ts';
+import type { Db, SqlStatement } from '../shared/db/database.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { validate } from '../shared/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
@@ -20,6 +20,7 @@ import {
   seedParticipants,
   snakeDistribution,
   type GeneratedMatch,
+  type GeneratedStage,
   type MatchSource,
   type ResolvedStageSettings,
   type SeedingMethod,
@@ -202,41 +203,7 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
       const groups: StageGroupInput[] | undefined = seeding.groups?.map((group) => ({ key: group.groupId, participants: group.participantIds }));
       const generated = generateStage({ format, settings, participants: seeding.participantIds, groups });
 
-      // Local keys become ids; group keys already are group ids.
-      const roundIds = new Map(generated.rounds.map((round) => [round.key, newId('rnd')]));
-      const matchIds = new Map(generated.matches.map((match) => [match.key, newId('mtc')]));
-      const link = (target: { matchKey: string; slot: string } | null) => (target ? { matchId: matchIds.get(target.matchKey)!, slot: target.slot } : null);
-      const source = (value: MatchSource | null) =>
-        value === null ? null : value.type === 'seed' ? JSON.stringify({ type: 'seed', seed: value.seed }) : JSON.stringify({ type: value.type, matchId: matchIds.get(value.matchKey)! });
-      const rows = generated.matches.map((match: GeneratedMatch) => {
-        const duel = match.kind === 'duel' ? match : null;
-        const winnerTo = duel ? link(duel.winnerTo) : null;
-        const loserTo = duel ? link(duel.loserTo) : null;
-        const opponents =
-          match.kind === 'ffa'
-            ? JSON.stringify(match.opponents.map((participantId) => ({ participantId, place: match.winner === participantId ? 1 : null, points: null })))
-            : null;
-        return {
-          id: matchIds.get(match.key)!,
-          groupId: match.groupKey,
-          roundId: roundIds.get(match.roundKey)!,
-          participantAId: duel?.participantA ?? null,
-          participantBId: duel?.participantB ?? null,
-          status: match.status,
-          isFreeWin: match.isFreeWin,
-          roundNumber: match.roundNumber,
-          position: match.position,
-          bracket: match.bracket,
-          winnerToMatchId: winnerTo?.matchId ?? null,
-          winnerToSlot: winnerTo?.slot ?? null,
-          loserToMatchId: loserTo?.matchId ?? null,
-          loserToSlot: loserTo?.slot ?? null,
-          sourceA: duel ? source(duel.sourceA) : null,
-          sourceB: duel ? source(duel.sourceB) : null,
-          opponents,
-        };
-      });
-      const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+      const stored = generatedStatements(eventId, stageId, stage.bestOf, generated);
       const changes: Change[] = [
         {
           type: 'stage.started',
@@ -257,44 +224,88 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
         changes,
         statements: [
           { text: START_STAGE_SQL, values: [stageId, JSON.stringify(seeding)] },
-          {
-            text: INSERT_GENERATED_ROUNDS_SQL,
-            values: [
-              eventId,
-              stageId,
-              generated.rounds.map((round) => roundIds.get(round.key)!),
-              generated.rounds.map((round) => round.groupKey),
-              generated.rounds.map((round) => round.number),
-              generated.rounds.map((round) => round.name),
-              generated.rounds.map((round) => round.bracket),
-            ],
-          },
-          {
-            text: INSERT_GENERATED_MATCHES_SQL,
-            values: [
-              eventId,
-              stageId,
-              stage.bestOf,
-              column('id'),
-              column('groupId'),
-              column('roundId'),
-              column('participantAId'),
-              column('participantBId'),
-              column('status'),
-              column('isFreeWin'),
-              column('position'),
-              column('winnerToMatchId'),
-              column('winnerToSlot'),
-              column('loserToMatchId'),
-              column('loserToSlot'),
-              column('sourceA'),
-              column('sourceB'),
-              column('opponents'),
-            ],
-          },
+          ...stored,
         ],
       };
     },
   });
 }
 
+/**
+ * The statements that store generated rounds and matches of a stage: local keys become ids (group
+ * keys already are group ids), one batched insert for the rounds and one for the matches.
+ */
+export function generatedStatements(eventId: string, stageId: string, bestOf: number, generated: GeneratedStage): SqlStatement[] {
+  // Local keys become ids; group keys already are group ids.
+  const roundIds = new Map(generated.rounds.map((round) => [round.key, newId('rnd')]));
+  const matchIds = new Map(generated.matches.map((match) => [match.key, newId('mtc')]));
+  const link = (target: { matchKey: string; slot: string } | null) => (target ? { matchId: matchIds.get(target.matchKey)!, slot: target.slot } : null);
+  const source = (value: MatchSource | null) =>
+    value === null ? null : value.type === 'seed' ? JSON.stringify({ type: 'seed', seed: value.seed }) : JSON.stringify({ type: value.type, matchId: matchIds.get(value.matchKey)! });
+  const rows = generated.matches.map((match: GeneratedMatch) => {
+    const duel = match.kind === 'duel' ? match : null;
+    const winnerTo = duel ? link(duel.winnerTo) : null;
+    const loserTo = duel ? link(duel.loserTo) : null;
+    const opponents =
+  match.kind === 'ffa'
+    ? JSON.stringify(match.opponents.map((participantId) => ({ participantId, place: match.winner === participantId ? 1 : null, points: null })))
+    : null;
+    return {
+  id: matchIds.get(match.key)!,
+  groupId: match.groupKey,
+  roundId: roundIds.get(match.roundKey)!,
+  participantAId: duel?.participantA ?? null,
+  participantBId: duel?.participantB ?? null,
+  status: match.status,
+  isFreeWin: match.isFreeWin,
+  roundNumber: match.roundNumber,
+  position: match.position,
+  bracket: match.bracket,
+  winnerToMatchId: winnerTo?.matchId ?? null,
+  winnerToSlot: winnerTo?.slot ?? null,
+  loserToMatchId: loserTo?.matchId ?? null,
+  loserToSlot: loserTo?.slot ?? null,
+  sourceA: duel ? source(duel.sourceA) : null,
+  sourceB: duel ? source(duel.sourceB) : null,
+  opponents,
+    };
+  });
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+  return [
+    {
+      text: INSERT_GENERATED_ROUNDS_SQL,
+      values: [
+        eventId,
+        stageId,
+        generated.rounds.map((round) => roundIds.get(round.key)!),
+        generated.rounds.map((round) => round.groupKey),
+        generated.rounds.map((round) => round.number),
+        generated.rounds.map((round) => round.name),
+        generated.rounds.map((round) => round.bracket),
+      ],
+    },
+    {
+      text: INSERT_GENERATED_MATCHES_SQL,
+      values: [
+        eventId,
+        stageId,
+        bestOf,
+        column('id'),
+        column('groupId'),
+        column('roundId'),
+        column('participantAId'),
+        column('participantBId'),
+        column('status'),
+        column('isFreeWin'),
+        column('position'),
+        column('winnerToMatchId'),
+        column('winnerToSlot'),
+        column('loserToMatchId'),
+        column('loserToSlot'),
+        column('sourceA'),
+        column('sourceB'),
+        column('opponents'),
+      ],
+    },
+  ];
+}

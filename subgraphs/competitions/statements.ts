@@ -522,12 +522,13 @@ export const INSERT_PARTICIPANT_SQL = [
 export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE id = $1 AND status = 'pending'`;
 
 /**
- * Stage $1 beside a report of matches $2: its matches still to be played other than those, its
- * rounds so far (swiss pairs them one at a time), and the other stages of its event not completed.
+ * Stage $1 beside a report of matches $2: its matches still to be played other than those, the
+ * rounds of its group with the fewest so far (swiss pairs them one at a time), and the other stages
+ * of its event not completed.
  */
 export const OPEN_STAGE_MATCHES_SQL = `
   SELECT (SELECT count(*)::int FROM "Match" WHERE "stageId" = $1 AND status NOT IN ('completed', 'cancelled') AND NOT (id = ANY($2::text[]))) AS matches,
-         (SELECT count(*)::int FROM "Round" WHERE "stageId" = $1) AS rounds,
+         (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "stageId" = $1 GROUP BY "groupId") g) AS rounds,
          (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> $1 AND o.status <> 'completed') AS "otherStages"
   FROM "Stage" s WHERE s.id = $1`;
 
@@ -538,3 +539,9 @@ export const SET_STAGE_STATUS_SQL = `UPDATE "Stage" SET status = $2 WHERE id = $
 export const SET_EVENT_STATE_SQL = `
   UPDATE "Event" SET state = $2, "completedAt" = CASE WHEN $2 = 'completed' THEN ${NOW} END, "updatedAt" = ${NOW}
   WHERE id = $1`;
+
+/** Every match of stage $1 in group $2 (null: the stage without groups) with its round's number: a swiss group's history. */
+export const SWISS_GROUP_MATCHES_SQL = `
+  SELECT m.id, m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", r.number AS "roundNumber"
+  FROM "Match" m JOIN "Round" r ON r.id = m."roundId"
+  WHERE m."stageId" = $1 AND m."groupId" IS NOT DISTINCT FROM $2::text`;

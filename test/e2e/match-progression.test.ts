@@ -245,13 +245,29 @@ describe('the stage and the event follow their matches', () => {
     expectError(more, 409, 'conflict', 'event_closed');
   });
 
-  it('a stage with another stage still to play completes alone; a swiss stage only after its last round', async () => {
+  it('a swiss round completed pairs the next (no rematch, by score), the stage completes after its last round; another stage keeps the event live', async () => {
     const { eventId, stageId } = await startedStage('swiss', 4, { rounds: 2 });
     const later = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Later', bestOf: 1, format: 'league' }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
     expect(later.status).toBe(201);
     for (const m of await matchesOf(eventId, stageId)) await reportOk(eventId, m.id, aWins);
-    // Round 1 is over, round 2 is still to be paired: the stage runs on.
+    // Round 1 is over: round 2 was paired by its last report, winners against winners, and the stage runs on.
     expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('running');
+    let matches = await matchesOf(eventId, stageId);
+    const round1 = matches.filter((m) => m.roundNumber === 1);
+    const round2 = matches.filter((m) => m.roundNumber === 2);
+    expect(round2).toHaveLength(2);
+    const winners = new Set(round1.map((m) => sideOf(m, 'a')));
+    expect(round2.map((m) => [sideOf(m, 'a'), sideOf(m, 'b')].every((id) => winners.has(id))).filter(Boolean)).toHaveLength(1);
+    const met = new Set(round1.map((m) => [sideOf(m, 'a'), sideOf(m, 'b')].sort().join()));
+    for (const m of round2) expect(met.has([sideOf(m, 'a'), sideOf(m, 'b')].sort().join())).toBe(false);
+    const paired = await server.db.prisma.changeLog.findMany({ where: { eventId, type: 'stage.round_paired' } });
+    expect(paired.map((c) => c.payload)).toEqual([expect.objectContaining({ stageId, groupId: null, roundNumber: 2, matchCount: 2 })]);
+    // The last round over, the stage completes (its event has another stage to play).
+    for (const m of round2) await reportOk(eventId, m.id, bWins);
+    matches = await matchesOf(eventId, stageId);
+    expect(matches).toHaveLength(4);
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('completed');
+    expect((await api(`/api/v2/events/${eventId}`)).body.data.state).toBe('live');
 
     const { eventId: other, stageId: league } = await startedStage('league', 3);
     const second = await api(`/api/v2/events/${other}/stages`, { method: 'POST', body: { name: 'Playoffs', bestOf: 1, format: 'single_elimination' }, ifMatch: await revisionOf(other), key: uniqueKey() });
@@ -259,5 +275,28 @@ describe('the stage and the event follow their matches', () => {
     for (const m of await matchesOf(other, league)) await reportOk(other, m.id, { status: 'completed', scoreA: 1, scoreB: 1 });
     expect((await api(`/api/v2/events/${other}/stages/${league}`)).body.data.status).toBe('completed');
     expect((await api(`/api/v2/events/${other}`)).body.data.state).toBe('live');
+  });
+});
+
+describe('swiss groups', () => {
+  it('each group pairs its next round when its own round is over', async () => {
+    const { eventId, participantIds } = await createEventWithParticipants(server, 8);
+    const created = await api(`/api/v2/events/${eventId}/stages`, {
+      method: 'POST',
+      body: { name: 'Swiss', bestOf: 1, format: 'swiss', settings: { rounds: 2 }, groups: [{ name: 'A' }, { name: 'B' }] },
+      ifMatch: await revisionOf(eventId),
+      key: uniqueKey(),
+    });
+    const stageId = created.body.data.resourceId as string;
+    expect((await api(`/api/v2/events/${eventId}/stages/${stageId}/start`, { method: 'POST', ifMatch: await revisionOf(eventId), key: uniqueKey() })).status).toBe(200);
+    const { seeding } = (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
+    const [a, b] = seeding.groups as { groupId: string; participantIds: string[] }[];
+    expect(participantIds.length).toBe(8);
+    for (const m of (await matchesOf(eventId, stageId)).filter((m) => m.groupId === a.groupId)) await reportOk(eventId, m.id, aWins);
+    const matches = await matchesOf(eventId, stageId);
+    const round2 = matches.filter((m) => m.roundNumber === 2);
+    expect(round2.map((m) => m.groupId)).toEqual([a.groupId, a.groupId]);
+    for (const m of round2) expect(a.participantIds).toEqual(expect.arrayContaining([sideOf(m, 'a'), sideOf(m, 'b')]));
+    expect(matches.filter((m) => m.groupId === b.groupId && m.roundNumber === 1)).toHaveLength(2);
   });
 });

@@ -145,6 +145,11 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     details: object({ stageId: id, format: id }),
   },
   {
+    name: 'stage.round_paired',
+    description: 'A swiss round was completed and the next one paired (in the same transaction as the last report of the round): its matches are in GET …/stages/{stageId}/matches.',
+    details: object({ stageId: id, groupId: nullableId, roundNumber: { type: 'integer' }, matchCount: { type: 'integer' } }),
+  },
+  {
     name: 'stage.reopened',
     description: 'A correction gave a completed stage a match to play again (a grand-final reset now needed); the stage reads running.',
     details: object({ stageId: id, format: id }),
