@@ -123,7 +123,8 @@ export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string
           throw validationFailed('Only a stage with groups takes a seeding by groups: send participantIds.', [{ field: 'groups', issue: 'the stage plays no groups' }]);
         }
         const unknown = Object.keys(input.groups).filter((groupId) => !groupIds.includes(groupId));
-        if (unknown.length) throw validationFailed('groups names groups that are not groups of this stage.', unknown.map((groupId) => ({ field: `groups.${groupId}`, issue: 'not a group of this stage' })));
+        // At most 20 details, as every validation answer (an error is not a copy of the request).
+        if (unknown.length) throw validationFailed('groups names groups that are not groups of this stage.', unknown.slice(0, 20).map((groupId) => ({ field: `groups.${groupId}`, issue: 'not a group of this stage' })));
         const missing = groupIds.filter((groupId) => !input.groups![groupId]);
         if (missing.length) throw validationFailed('groups must name every group of the stage.', missing.map((groupId) => ({ field: `groups.${groupId}`, issue: 'missing group' })));
         const groups = groupIds.map((groupId) => ({ groupId, participantIds: input.groups![groupId] }));

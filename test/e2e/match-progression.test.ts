@@ -300,3 +300,15 @@ describe('swiss groups', () => {
     expect(matches.filter((m) => m.groupId === b.groupId && m.roundNumber === 1)).toHaveLength(2);
   });
 });
+
+describe('bracket matches are decided, not cancelled', () => {
+  it('refuses cancelling a match that feeds or is fed (report a forfeit), and a live match with one side', async () => {
+    const { eventId, stageId } = await startedStage('single_elimination', 4);
+    const matches = await matchesOf(eventId, stageId);
+    const [semi, final] = [find(matches, 'winners', 1, 1), find(matches, 'winners', 2)];
+    expectError(await report(eventId, semi.id, { status: 'cancelled' }), 409, 'conflict', 'bracket_match_not_cancellable');
+    expectError(await report(eventId, final.id, { status: 'cancelled' }), 409, 'conflict', 'bracket_match_not_cancellable');
+    await reportOk(eventId, semi.id, aWins);
+    expectError(await report(eventId, final.id, { status: 'live' }), 409, 'conflict', 'opponents_missing');
+  });
+});

@@ -7,6 +7,7 @@
 // every valid one creates one event. Bodies are read before any credential is checked: floods of
 // deeply nested bodies and of bodies that never finish arriving, without a credential, are refused
 // within the same bounds.
+import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
@@ -207,26 +208,44 @@ describe('floods of request bodies, without a credential', () => {
     expect(statuses.get(400)).toBeGreaterThan(0);
   }, 180_000);
 
+  it('form bodies of 180,000 distinct keys to the OAuth endpoints: refused before they are split, the server lives', async () => {
+    const watching = watch();
+    const form = (i: number) => Array.from({ length: 180_000 }, (_, k) => `k${i}_${k}`).join('&').slice(0, 1_000_000);
+    const statuses = await flood(48, 8, (i) =>
+      fetch(`${base}${['/oauth/token', '/oauth/revoke', '/oauth/introspect'][i % 3]}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(i) }),
+    );
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [400, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(400)).toBeGreaterThan(0);
+  }, 180_000);
+
   it('bodies that never finish arriving: each address holds a bounded share, the server lives', async () => {
     const watching = watch();
     const sockets: net.Socket[] = [];
     const answers: string[] = [];
-    const almost = Buffer.alloc(BODY_BYTES - 16, 0x20);
+    // The head, the start of the JSON and spaces: 16 bytes short of the length announced.
+    const start = (i: number) => `{"query":"{ t${i} }"`;
+    const almost = (i: number) => Buffer.alloc(BODY_BYTES - 16 - start(i).length, 0x20);
     await Promise.all(
       Array.from({ length: 80 }, (_, i) =>
         new Promise<void>((resolve) => {
           const socket = net.connect(Number(new URL(base).port), '127.0.0.1', () => {
-            socket.write(`POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${BODY_BYTES}\r\n\r\n{"query":"{ t${i} }"`);
-            socket.write(almost, () => resolve());
+            socket.write(`POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${BODY_BYTES}\r\n\r\n${start(i)}`);
+            socket.write(almost(i), () => resolve());
           });
-          socket.on('data', (data) => answers.push(String(data).split('\r\n')[0]));
+          socket.on('data', (data) => {
+            // Status lines only (a response may arrive in more than one piece).
+            const line = String(data).split('\r\n')[0];
+            if (line.startsWith('HTTP/')) answers.push(line);
+          });
           socket.on('error', () => resolve());
           sockets.push(socket);
         }),
       ),
     );
-    // The bodies stay unfinished while the server is watched.
+    // The bodies stay unfinished while the server is watched; meanwhile another address is served.
     await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await postFrom('127.0.0.2', '{ __typename }')).toBe(200);
     const seen = await expectSurvived(watching);
     for (const socket of sockets) socket.destroy();
     // Beyond this address's share (4 MiB), the server answered at once (429) instead of reading on;
@@ -242,6 +261,19 @@ describe('floods of request bodies, without a credential', () => {
 });
 
 const BODY_BYTES = 1024 * 1024;
+
+/** POST /graphql from another loopback address: the status. */
+function postFrom(localAddress: string, query: string): Promise<number> {
+  const url = new URL(`${base}/graphql`);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify({ query }));
+  });
+}
 
 /** A gateway socket, initialised with `params`; resolves with the socket once acknowledged. */
 function openSocket(path: string, params: Record<string, string>): Promise<WebSocket> {
