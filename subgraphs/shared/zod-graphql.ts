@@ -93,33 +93,29 @@ function fieldDescription(schema: AnySchema, inner: AnySchema): string | undefin
   return named ? (descriptionOf(schema) !== descriptionOf(inner) ? descriptionOf(schema) : undefined) : (descriptionOf(schema) ?? descriptionOf(inner));
 }
 
-export function inputTypes(builder: Builder) {
+/**
+ * The GraphQL type of a (non-wrapped) schema, each built once: leaves and arrays alike for inputs and
+ * outputs, objects and unions by `composite` (input or object types).
+ */
+function typeMapper(builder: Builder, composite: (schema: AnySchema, def: ReturnType<typeof defOf>) => Ref) {
   const built = new Map<AnySchema, Ref>();
-
-  /** The GraphQL type of a (non-wrapped) schema. */
-  function typeOf(schema: AnySchema): Ref {
+  const typeOf = (schema: AnySchema): Ref => {
     const cached = built.get(schema);
     if (cached) return cached;
     const def = defOf(schema);
-    let type: Ref = leafOf(builder, schema);
-    if (type === undefined) {
-      switch (def.type) {
-        case 'array':
-          type = [typeOf(unwrap(def.element as AnySchema).inner)];
-          break;
-        case 'object':
-          type = objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
-          break;
-        case 'union':
-          type = def.discriminator ? discriminatedOf(schema, def.discriminator as string, def.options as AnySchema[]) : 'JSON';
-          break;
-        default:
-          type = 'JSON';
-      }
-    }
+    const type: Ref = leafOf(builder, schema) ?? (def.type === 'array' ? [typeOf(unwrap(def.element as AnySchema).inner)] : composite(schema, def));
     built.set(schema, type);
     return type;
-  }
+  };
+  return { typeOf, built };
+}
+
+export function inputTypes(builder: Builder) {
+  const { typeOf, built } = typeMapper(builder, (schema, def) => {
+    if (def.type === 'object') return objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
+    if (def.type === 'union' && def.discriminator) return discriminatedOf(schema, def.discriminator as string, def.options as AnySchema[]);
+    return 'JSON';
+  });
 
   function fieldOf(t: Ref, schema: AnySchema, forceOptional = false) {
     const { inner, optional } = unwrap(schema);
@@ -169,21 +165,9 @@ export function inputTypes(builder: Builder) {
  * Nested objects are named in the `graphql` registry.
  */
 export function outputTypes(builder: Builder) {
-  const built = new Map<AnySchema, Ref>();
-
-  function typeOf(schema: AnySchema): Ref {
-    const cached = built.get(schema);
-    if (cached) return cached;
-    const def = defOf(schema);
-    let type: Ref = leafOf(builder, schema);
-    if (type === undefined) {
-      if (def.type === 'array') type = [typeOf(unwrap(def.element as AnySchema).inner)];
-      else if (def.type === 'object') type = objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema));
-      else type = 'JSON';
-    }
-    built.set(schema, type);
-    return type;
-  }
+  const { typeOf } = typeMapper(builder, (schema, def) =>
+    def.type === 'object' ? objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema)) : 'JSON',
+  );
 
   function objectOf(name: string, shape: Record<string, AnySchema>, description?: string): Ref {
     return builder.objectRef<Record<string, unknown>>(name).implement({
