@@ -545,3 +545,8 @@ export const SWISS_GROUP_MATCHES_SQL = `
   SELECT m.id, m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", r.number AS "roundNumber"
   FROM "Match" m JOIN "Round" r ON r.id = m."roundId"
   WHERE m."stageId" = $1 AND m."groupId" IS NOT DISTINCT FROM $2::text`;
+
+/** Matches of stage $1 in group $2 (null: no groups) still to be played, other than match $3. */
+export const OPEN_GROUP_MATCHES_SQL = `
+  SELECT count(*)::int AS open FROM "Match"
+  WHERE "stageId" = $1 AND "groupId" IS NOT DISTINCT FROM $2::text AND status NOT IN ('completed', 'cancelled') AND id <> $3`;

@@ -4,7 +4,7 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { generatedStatements, stageSettingsView, type StageSeeding } from './stage-start.ts';
-import { SWISS_GROUP_MATCHES_SQL } from './statements.ts';
+import { OPEN_GROUP_MATCHES_SQL, SWISS_GROUP_MATCHES_SQL } from './statements.ts';
 import { computeStandings, swissNextRound, swissRoundMatches, winnerSlot, type StandingsDuel, type SwissHistoryEntry } from './tournament/index.ts';
 
 export interface SwissStage {
@@ -45,6 +45,9 @@ const FINISHED = new Set(['completed', 'cancelled']);
 /** The next round of the reported match's group, when the report completed its round and rounds remain; else null. */
 export async function pairNextSwissRound(ctx: SubgraphContext, eventId: string, stage: SwissStage, reported: ReportedMatch): Promise<PairedRound | null> {
   if (stage.format !== 'swiss' || stage.status !== 'running' || !FINISHED.has(reported.status)) return null;
+  // Most reports leave their round open: one count, and the group's history only when it is over.
+  const [{ open }] = await ctx.sql<{ open: number }>(OPEN_GROUP_MATCHES_SQL, [stage.id, reported.groupId, reported.id]);
+  if (open > 0) return null;
   const rows = await ctx.sql<SwissMatchRow>(SWISS_GROUP_MATCHES_SQL, [stage.id, reported.groupId]);
   const matches = rows.map((row) => (row.id === reported.id ? { ...row, ...reported } : row));
   if (!matches.every((m) => FINISHED.has(m.status))) return null;
