@@ -1,13 +1,14 @@
 // REST reads of a stage (v2): the stage with its resolved settings and seeding, and its matches in
-// bracket order. The stage writes (settings, seeding, start) are in competition-writes.ts.
+// bracket order, and its standings in rank order. The stage writes (settings, seeding, start) are in competition-writes.ts.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, revisionEtag, selectionOf } from './common.ts';
-import { v1MatchSchema, v1StageSchema } from './v1.ts';
+import { v1MatchSchema, v1StageSchema, v1StandingSchema } from './v1.ts';
 
 export const stageSchema = v1StageSchema.meta({ id: 'Stage' });
 export const matchSchema = v1MatchSchema.meta({ id: 'Match' });
+export const standingSchema = v1StandingSchema.meta({ id: 'Standing' });
 
 export const stageRoutes: RouteRow[] = [
   defineRoute({
@@ -56,6 +57,35 @@ export const stageRoutes: RouteRow[] = [
     notModified: true,
     documentedHeaders: ETAG_DOC,
     success: { status: 200, schema: matchSchema, description: 'A page of matches.' },
+    errors: [400, 401, 404, 429, 500, 503],
+  }),
+  defineRoute({
+    operationId: 'listStageStandings',
+    method: 'get',
+    path: '/api/v2/events/{eventId}/stages/{stageId}/standings',
+    tag: 'Competition reads',
+    summary: "List a stage's standings in rank order",
+    description:
+      "The stage's standings (one group's with groupId) in rank order: groups by position, then rank, tied rows by seed. Each row: rank, played, wins, draws, losses, points (adjustments included), scoreFor, scoreAgainst, scoreDifference, the stage's tiebreakers with their values in order, qualified. Stored by the write that moved them (a stage start, a result, an adjustment), in its transaction: a read is one indexed query. 20 per page by default (keyset pagination). Send the ETag back as If-None-Match: 304 while nothing in the event changed. A stage or group of another event is 404.",
+    security: 'bearer',
+    input: {
+      path: z.object({ eventId: idParam, stageId: idParam }),
+      query: z.object({ groupId: idParam.optional().describe('Only this group of the stage.'), cursor: cursorParam, limit: limitParam }).strict(),
+      headers: readHeaders,
+    },
+    operation: prepareOperation(
+      `query ListStageStandings($eventId: ID!, $stageId: ID!, $groupId: ID, $cursor: String, $limit: Int, $ifNoneMatch: String) {
+        stageStandings(eventId: $eventId, stageId: $stageId, groupId: $groupId, cursor: $cursor, limit: $limit, ifNoneMatch: $ifNoneMatch) {
+          etag notModified data { ${selectionOf(standingSchema)} } meta { ${selectionOf(pageMeta)} }
+        }
+      }`,
+    ),
+    variables: ({ path, query, headers }) => ({ eventId: path.eventId, stageId: path.stageId, ...query, ifNoneMatch: headers['if-none-match'] ?? null }),
+    ...conditionalList((data) => data.stageStandings),
+    format: 'list',
+    notModified: true,
+    documentedHeaders: ETAG_DOC,
+    success: { status: 200, schema: standingSchema, description: 'A page of standings.' },
     errors: [400, 401, 404, 429, 500, 503],
   }),
 ];

@@ -7,7 +7,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
-import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMATS } from '../../subgraphs/competitions/tournament/index.ts';
+import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/competitions/tournament/index.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -207,6 +207,11 @@ export const v1StandingSchema = z
     scoreAgainst: z.number().int(),
     scoreDifference: z.number().int(),
     adjustmentPoints: z.number().int().describe('Points of the standing adjustments applied (part of points).'),
+    seed: z.number().int().nullable().describe("The participant's seed in the stage; null on a standing not computed from a stage the platform started."),
+    tiebreakers: z
+      .partialRecord(z.enum(TIEBREAKERS), z.number())
+      .describe("Each of the stage's tiebreakers with its value, in the stage's order; empty for elimination stages, which rank by the round reached."),
+    qualified: z.boolean().describe("Among the first `qualifiers` of its group once the stage is completed (false before)."),
   })
   .strict()
   .meta({ id: 'V1Standing' });
@@ -549,7 +554,7 @@ export const v1Routes: RouteRow[] = [
     operationId: 'v1ListStandings',
     path: '/api/v1/events/{eventId}/standings',
     summary: "An event's standings",
-    description: 'Standings by stage, then rank: record, points with adjustments, score for and against from completed matches; filters stageId and groupId.',
+    description: 'Standings by stage, then rank: record, points with adjustments, score for and against, tiebreakers and qualification, as stored by the results that moved them; filters stageId and groupId. GET /api/v2/events/{eventId}/stages/{stageId}/standings reads one stage in rank order with an ETag.',
     field: 'standingPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
     item: v1StandingSchema,
@@ -558,7 +563,7 @@ export const v1Routes: RouteRow[] = [
     example: {
       request: 'GET /api/v1/events/evt_open/standings?groupId=grp_open_a',
       response: {
-        data: [{ id: 'std_…', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', name: 'Team Alpha', logoUrl: null, rank: 1, played: 1, wins: 1, draws: 0, losses: 0, points: 3, scoreFor: 1, scoreAgainst: 0, scoreDifference: 1, adjustmentPoints: 0 }],
+        data: [{ id: 'std_…', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', name: 'Team Alpha', logoUrl: null, rank: 1, played: 1, wins: 1, draws: 0, losses: 0, points: 3, scoreFor: 1, scoreAgainst: 0, scoreDifference: 1, adjustmentPoints: 0, seed: null, tiebreakers: {}, qualified: false }],
         meta: { nextCursor: null, hasMore: false },
       },
     },

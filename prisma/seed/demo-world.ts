@@ -341,10 +341,14 @@ export async function loadDemoWorld(db: Db): Promise<void> {
           { id: 'inv_draft_alpha', eventId: 'evt_draft', teamId: 'team_alpha', stageId: 'stg_draft_main', status: 'pending', createdAt: at(252) },
         ],
       });
+      // A standing as an organiser entered it (the stage was not started by the platform, so nothing
+      // recomputes it): its scores are those of the group's completed match.
+      const open1 = matchRows.find((m) => m.id === 'mtc_open_1')!;
+      const scored = (scoreFor: number, scoreAgainst: number) => ({ scoreFor, scoreAgainst, scoreDifference: scoreFor - scoreAgainst });
       await tx.standing.createMany({
         data: [
-          { id: 'std_open_a_alpha', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', rank: 1, played: 1, wins: 1, points: 3 },
-          { id: 'std_open_a_bravo', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_bravo', rank: 2, played: 1, losses: 1, points: 0 },
+          { id: 'std_open_a_alpha', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_alpha', rank: 1, played: 1, wins: 1, points: 3, ...scored(open1.scoreA!, open1.scoreB!) },
+          { id: 'std_open_a_bravo', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', participantId: 'par_bravo', rank: 2, played: 1, losses: 1, points: 0, ...scored(open1.scoreB!, open1.scoreA!) },
           { id: 'std_open_b_delta', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_b', participantId: 'par_delta', rank: 1 },
         ],
       });

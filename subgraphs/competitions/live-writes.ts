@@ -165,13 +165,10 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
       // The stage and the event follow their generated matches (the demo world's seeded ones predate this).
       const followUps = !generated
         ? { changes: [], statements: [] }
-        : await stageFollowUps(
-        ctx,
-        event,
-        { ...match.stage, bestOf: match.bestOf },
-        { ...reported, groupId: match.groupId, isFreeWin: after.isFreeWin },
-        [{ id: matchId, status }, ...moved.map((m) => ({ id: m.id, status: m.status }))],
-      );
+        : await stageFollowUps(ctx, event, { ...match.stage, bestOf: match.bestOf }, match.groupId, [
+            { ...reported, isFreeWin: after.isFreeWin, opponents: after.opponents },
+            ...moved.map((m) => ({ id: m.id, status: m.status, participantAId: m.participantA, participantBId: m.participantB, scoreA: m.scoreA, scoreB: m.scoreB, forfeit: m.forfeit, opponents: null, isFreeWin: m.isFreeWin })),
+          ]);
       return {
         resourceId: matchId,
         changed: true,

@@ -7,9 +7,11 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
-import { stageSettingsView } from './stage-start.ts';
-import { pairNextSwissRound, type ReportedMatch, type SwissStage } from './swiss-rounds.ts';
-import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL } from './statements.ts';
+import { stageSettingsView, type StageSeeding } from './stage-start.ts';
+import { chainNextStage, storedRows } from './stage-chain.ts';
+import { computeStageStandings, readStandingsInputs, standingsWrites, type GroupKey } from './stage-standings.ts';
+import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
+import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow } from './statements.ts';
 
 /** Match statuses that end a match: nothing more is played in it. */
 const FINISHED = new Set(['completed', 'cancelled']);
@@ -18,25 +20,33 @@ const BEFORE_LIVE = new Set(['draft', 'scheduled']);
 
 export type StageOfReport = SwissStage;
 
-/** The matches a report wrote, with their statuses after it. */
-export type Touched = { id: string; status: string }[];
+/** A match the report wrote, as it leaves it. */
+export type TouchedMatch = Pick<StandingsMatchRow, 'id' | 'status' | 'participantAId' | 'participantBId' | 'scoreA' | 'scoreB' | 'forfeit' | 'opponents'> & Partial<Pick<StandingsMatchRow, 'isFreeWin'>>;
 
-export async function stageFollowUps(
-  ctx: SubgraphContext,
-  event: EventState,
-  stage: StageOfReport,
-  reported: ReportedMatch,
-  touched: Touched,
-): Promise<{ changes: Change[]; statements: SqlStatement[] }> {
+/**
+ * What the report moves beyond its matches: the standings of the reported match's group (or stage),
+ * the next swiss round, the stage's status and the event's state. `touched`: the reported match
+ * first, then the matches its result moved.
+ */
+export async function stageFollowUps(ctx: SubgraphContext, event: EventState, stage: StageOfReport, groupId: string | null, touched: TouchedMatch[]): Promise<{ changes: Change[]; statements: SqlStatement[] }> {
   const changes: Change[] = [];
   const statements: SqlStatement[] = [];
+  const seeding = stage.seeding as StageSeeding;
+  const settings = stageSettingsView(stage);
+  const grouped = Boolean(seeding.groups?.length);
+  const after = new Map(touched.map((m) => [m.id, m]));
+  const overlay = (rows: StandingsMatchRow[]) => rows.map((row) => (after.has(row.id) ? { ...row, ...after.get(row.id) } : row));
+  // The group's matches as the report leaves them: its standings, and its next swiss round.
+  const group: GroupKey[] = [grouped ? groupId : null];
+  const inputs = await readStandingsInputs(ctx, event.id, stage.id, grouped ? group : null);
+  const matches = overlay(inputs.matches);
+  const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
+    computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments: inputs.adjustments, final });
+  let standings = compute(stage.status === 'completed', matches, group);
+  let stored = inputs.stored;
+
   // A swiss round just completed: the next one is paired now.
-  const paired = await pairNextSwissRound(ctx, event.id, stage, reported);
-  if (paired) {
-    statements.push(...paired.statements);
-    const payload = { stageId: stage.id, groupId: paired.groupId, roundNumber: paired.roundNumber, matchCount: paired.matchCount };
-    changes.push({ type: 'stage.round_paired', resourceType: 'stage', resourceId: stage.id, payload });
-  }
+  const paired = pairNextSwissRound(event.id, stage, group[0], matches, standings.get(group[0])!);
   const [open] = await ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]);
   const stageDone =
     !paired &&
@@ -44,9 +54,27 @@ export async function stageFollowUps(
     open.matches === 0 &&
     touched.every((m) => FINISHED.has(m.status)) &&
     // A swiss stage pairs round after round: it is over when its last round is.
-    (stage.format !== 'swiss' || open.rounds >= (stageSettingsView(stage).rounds ?? 0));
+    (stage.format !== 'swiss' || open.rounds >= (settings.rounds ?? 0));
   // A correction can give a completed stage a match to play again (a grand-final reset it now needs).
   const reopened = stage.status === 'completed' && (open.matches > 0 || !touched.every((m) => FINISHED.has(m.status)));
+  // Qualification is final with the stage: completing (or reopening) it marks (or clears) the
+  // qualifiers of every group, not only the reported one.
+  if ((stageDone || reopened) && settings.qualifiers) {
+    if (grouped) {
+      const all = await readStandingsInputs(ctx, event.id, stage.id, null);
+      standings = compute(stageDone, overlay(all.matches));
+      stored = all.stored;
+    } else standings = compute(stageDone, matches, group);
+  }
+  // The standings first: a consumer reads the table the new round was paired from.
+  const written = standingsWrites(event.id, stage.id, standings, stored, inputs.adjustments);
+  statements.push(...written.statements);
+  changes.push(...written.changes);
+  if (paired) {
+    statements.push(...paired.statements);
+    const payload = { stageId: stage.id, groupId: paired.groupId, roundNumber: paired.roundNumber, matchCount: paired.matchCount };
+    changes.push({ type: 'stage.round_paired', resourceType: 'stage', resourceId: stage.id, payload });
+  }
   if (stageDone) {
     statements.push({ text: SET_STAGE_STATUS_SQL, values: [stage.id, 'completed'] });
     changes.push({ type: 'stage.completed', resourceType: 'stage', resourceId: stage.id, payload: { stageId: stage.id, format: stage.format } });
@@ -54,6 +82,17 @@ export async function stageFollowUps(
     statements.push({ text: SET_STAGE_STATUS_SQL, values: [stage.id, 'running'] });
     changes.push({ type: 'stage.reopened', resourceType: 'stage', resourceId: stage.id, payload: { stageId: stage.id, format: stage.format } });
   }
+  // A stage completed (or reopened, or corrected while completed) moves the seeding of the stage
+  // that chains to it: shown while that stage is pending, refused once it has started.
+  const completedAfter = stageDone || (stage.status === 'completed' && !reopened);
+  if (stageDone || reopened || (completedAfter && written.changes.length)) {
+    const rows = [...standings].flatMap(([key, list]) => list.map((row) => ({ groupId: key, participantId: row.participantId, rank: row.rank, seed: row.seed })));
+    const others = grouped && standings.size < (seeding.groups?.length ?? 0) ? (await storedRows(ctx, event.id, stage.id)).filter((row) => !standings.has(row.groupId)) : [];
+    const chained = await chainNextStage(ctx, event.id, stage, completedAfter, [...rows, ...others]);
+    statements.push(...chained.statements);
+    changes.push(...chained.changes);
+  }
+
   const played = touched.some((m) => m.status === 'live' || m.status === 'completed');
   const state =
     stageDone && open.otherStages === 0 ? 'completed' : reopened && event.state === 'completed' ? 'live' : BEFORE_LIVE.has(event.state) && played ? 'live' : null;

@@ -9,7 +9,9 @@ import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { validate } from '../shared/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { stageSeedingInput } from './inputs.ts';
-import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL } from './statements.ts';
+import { previousStageOrder } from './stage-chain.ts';
+import { computeStageStandings, readStandingsInputs, standingsWrites } from './stage-standings.ts';
+import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './statements.ts';
 import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
 import {
   drawRandomSeed,
@@ -147,13 +149,17 @@ export function seedStage(ctx: SubgraphContext, eventId: string, stageId: string
 
 // ── start ────────────────────────────────────────────────────────────────────
 /** The frozen seeding of a stage about to start, from its settings' method. */
-async function freezeSeeding(db: Db, stage: StageRow, eventId: string, groupIds: string[]): Promise<StageSeeding> {
+async function freezeSeeding(ctx: SubgraphContext, stage: StageRow, eventId: string, groupIds: string[]): Promise<StageSeeding> {
   const method = storedSettings(stage).seeding ?? 'registration';
-  const { ids, groupOf } = await stageParticipants(db, eventId, groupIds);
   const grouped = groupsPlayed(stage.format, groupIds);
   if (method === 'previous_stage') {
-    throw conflict('Seeding from a previous stage is not available in this version: set seeding to registration, random or manual (PUT …/seeding).', 'previous_stage_unavailable');
+    // The previous stage's qualifiers, dealt over this stage's groups in a snake.
+    const participantIds = await previousStageOrder(ctx, eventId, stage.id);
+    if (!grouped) return { method, randomSeed: null, participantIds, groups: null };
+    const dealt = snakeDistribution(participantIds.length, groupIds.length);
+    return { method, randomSeed: null, participantIds, groups: groupIds.map((groupId, g) => ({ groupId, participantIds: participantIds.filter((_, index) => dealt[index] === g) })) };
   }
+  const { ids, groupOf } = await stageParticipants(ctx.db, eventId, groupIds);
   let participantIds: string[];
   let randomSeed: number | null = null;
   let groups: StageSeeding['groups'] = null;
@@ -198,13 +204,17 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
       assertPending(stage);
       if (await db.match.count({ where: { stageId } })) throw conflict('The stage already has matches: it cannot be generated again.', 'stage_has_matches');
       const groupIds = (await stageGroups(db, stageId)).map((group) => group.id);
-      const seeding = await freezeSeeding(db, stage, eventId, groupIds);
+      const seeding = await freezeSeeding(ctx, stage, eventId, groupIds);
       const format = stage.format as StageFormat;
       const settings = resolvedSettings(format, storedSettings(stage), fieldSize(seeding));
       const groups: StageGroupInput[] | undefined = seeding.groups?.map((group) => ({ key: group.groupId, participants: group.participantIds }));
       const generated = generateStage({ format, settings, participants: seeding.participantIds, groups });
 
       const stored = generatedStatements(eventId, stageId, stage.bestOf, generated);
+      // The standings exist from the start: every participant at zero (byes already counted).
+      const inputs = await readStandingsInputs(ctx, eventId, stageId, null);
+      const standings = computeStageStandings({ format, settings, seeding, matches: generated.matches.map(standingsRowOf), adjustments: inputs.adjustments, final: false });
+      const written = standingsWrites(eventId, stageId, standings, inputs.stored, inputs.adjustments);
       const changes: Change[] = [
         {
           type: 'stage.started',
@@ -218,6 +228,7 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
             matchCount: generated.matches.length,
           },
         },
+        ...written.changes,
       ];
       return {
         resourceId: stageId,
@@ -226,10 +237,32 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
         statements: [
           { text: START_STAGE_SQL, values: [stageId, JSON.stringify(seeding)] },
           ...stored,
+          ...written.statements,
         ],
       };
     },
   });
+}
+
+/** A generated match as the standings read it (byes are completed at the start). */
+function standingsRowOf(match: GeneratedMatch): StandingsMatchRow {
+  const duel = match.kind === 'duel' ? match : null;
+  return {
+    id: match.key,
+    groupId: match.groupKey,
+    status: match.status,
+    participantAId: duel?.participantA ?? null,
+    participantBId: duel?.participantB ?? null,
+    scoreA: null,
+    scoreB: null,
+    forfeit: null,
+    isFreeWin: match.isFreeWin,
+    opponents: match.kind === 'ffa' ? match.opponents.map((participantId) => ({ participantId, place: match.winner === participantId ? 1 : null, points: null })) : null,
+    bracket: match.bracket,
+    roundNumber: match.roundNumber,
+    winnerToMatchId: duel?.winnerTo?.matchKey ?? null,
+    loserToMatchId: duel?.loserTo?.matchKey ?? null,
+  };
 }
 
 /**

@@ -317,6 +317,19 @@ export const INSERT_GROUPS_SQL = `
 /** A manual seeding of stage $1: its settings ($2, seeding manual) and order ($3). */
 export const SEED_STAGE_SQL = `UPDATE "Stage" SET settings = $2::jsonb, seeding = $3::jsonb WHERE id = $1`;
 
+/** The seeding shown on stage $1 before its start ($2 null: none). */
+export const SET_STAGE_SEEDING_SQL = `UPDATE "Stage" SET seeding = $2::jsonb WHERE id = $1`;
+
+/** The stage after stage $2 in event $1 (by position): the one a previous_stage seeding chains to. */
+export const NEXT_STAGE_SQL = `
+  SELECT n.id, n.status, n.settings, n.seeding FROM "Stage" s JOIN "Stage" n ON n."eventId" = s."eventId" AND (n.position, n.id) > (s.position, s.id)
+  WHERE s."eventId" = $1 AND s.id = $2 ORDER BY n.position, n.id LIMIT 1`;
+
+/** The stage before stage $2 in event $1 (by position). */
+export const PREVIOUS_STAGE_SQL = `
+  SELECT p.id, p.status, p.settings, p.seeding, p.format FROM "Stage" s JOIN "Stage" p ON p."eventId" = s."eventId" AND (p.position, p.id) < (s.position, s.id)
+  WHERE s."eventId" = $1 AND s.id = $2 ORDER BY p.position DESC, p.id DESC LIMIT 1`;
+
 /** Stage $1 starts with its frozen seeding $2. */
 export const START_STAGE_SQL = `UPDATE "Stage" SET status = 'running', seeding = $2::jsonb, "startedAt" = ${NOW} WHERE id = $1`;
 
@@ -361,7 +374,8 @@ export const INSERT_STANDING_ADJUSTMENT_SQL = `
   INSERT INTO "StandingAdjustment" (id, "eventId", "stageId", "groupId", "participantId", points, reason, "createdAt")
   VALUES ($1, $2, $3, $4, $5, $6, $7, ${NOW})`;
 
-export const ADD_STANDING_POINTS_SQL = `UPDATE "Standing" SET points = points + $2 WHERE id = $1`;
+/** A standing entered by hand (a stage the platform did not start): the adjustment adds to it. */
+export const ADD_STANDING_POINTS_SQL = `UPDATE "Standing" SET points = points + $2, "adjustmentPoints" = "adjustmentPoints" + $2 WHERE id = $1`;
 
 export const UPDATE_PARTICIPANT_SQL = {
   status: `UPDATE "Participant" SET status = $2, "updatedAt" = ${NOW} WHERE id = $1`,
@@ -540,13 +554,94 @@ export const SET_EVENT_STATE_SQL = `
   UPDATE "Event" SET state = $2, "completedAt" = CASE WHEN $2 = 'completed' THEN ${NOW} END, "updatedAt" = ${NOW}
   WHERE id = $1`;
 
-/** Every match of stage $1 in group $2 (null: the stage without groups) with its round's number: a swiss group's history. */
-export const SWISS_GROUP_MATCHES_SQL = `
-  SELECT m.id, m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", r.number AS "roundNumber"
-  FROM "Match" m JOIN "Round" r ON r.id = m."roundId"
-  WHERE m."stageId" = $1 AND m."groupId" IS NOT DISTINCT FROM $2::text`;
+// ── standings (stage-standings.ts) ───────────────────────────────────────────
+/** A match of a stage as its standings read it: the result, and where it sits in a bracket. */
+export interface StandingsMatchRow {
+  id: string;
+  groupId: string | null;
+  status: string;
+  participantAId: string | null;
+  participantBId: string | null;
+  scoreA: number | null;
+  scoreB: number | null;
+  forfeit: string | null;
+  isFreeWin: boolean;
+  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
+  bracket: string | null;
+  roundNumber: number | null;
+  winnerToMatchId: string | null;
+  loserToMatchId: string | null;
+}
 
-/** Matches of stage $1 in group $2 (null: no groups) still to be played, other than match $3. */
-export const OPEN_GROUP_MATCHES_SQL = `
-  SELECT count(*)::int AS open FROM "Match"
-  WHERE "stageId" = $1 AND "groupId" IS NOT DISTINCT FROM $2::text AND status NOT IN ('completed', 'cancelled') AND id <> $3`;
+/** The matches of stage $2 (of event $1) in groups $3 (null: every match of the stage), with their round. */
+export const STANDINGS_MATCHES_SQL = `
+  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
+         r.bracket, r.number AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
+  FROM "Match" m LEFT JOIN "Round" r ON r.id = m."roundId"
+  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))`;
+
+/** A standing as stored. */
+export interface StoredStandingRow {
+  id: string;
+  groupId: string | null;
+  participantId: string;
+  rank: number;
+  seed: number | null;
+  played: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  points: number;
+  scoreFor: number;
+  scoreAgainst: number;
+  scoreDifference: number;
+  adjustmentPoints: number;
+  tiebreakers: { name: string; value: number }[];
+  qualified: boolean;
+}
+
+export const STORED_STANDINGS_SQL = `
+  SELECT id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst", "scoreDifference",
+         "adjustmentPoints", tiebreakers, qualified
+  FROM "Standing" WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[]))`;
+
+/** Each participant's adjustment points in stage $2 of event $1. */
+export const STAGE_ADJUSTMENTS_SQL = `
+  SELECT "participantId", SUM(points)::int AS points FROM "StandingAdjustment" WHERE "eventId" = $1 AND "stageId" = $2 GROUP BY "participantId"`;
+
+/** Standings of stage $2 (event $1) written in one statement: rows with a stored id are updated, new ids inserted. */
+export const UPSERT_STANDINGS_SQL = `
+  INSERT INTO "Standing" (id, "eventId", "stageId", "groupId", "participantId", rank, seed, played, wins, draws, losses, points,
+    "scoreFor", "scoreAgainst", "scoreDifference", "adjustmentPoints", tiebreakers, qualified)
+  SELECT u.id, $1, $2, u."groupId", u."participantId", u.rank, u.seed, u.played, u.wins, u.draws, u.losses, u.points,
+    u."scoreFor", u."scoreAgainst", u."scoreFor" - u."scoreAgainst", u."adjustmentPoints", u.tiebreakers::jsonb, u.qualified
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[],
+              $13::int[], $14::int[], $15::int[], $16::text[], $17::boolean[])
+       AS u(id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst", "adjustmentPoints", tiebreakers, qualified)
+  ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, seed = excluded.seed, played = excluded.played, wins = excluded.wins, draws = excluded.draws,
+    losses = excluded.losses, points = excluded.points, "scoreFor" = excluded."scoreFor", "scoreAgainst" = excluded."scoreAgainst",
+    "scoreDifference" = excluded."scoreDifference", "adjustmentPoints" = excluded."adjustmentPoints", tiebreakers = excluded.tiebreakers, qualified = excluded.qualified`;
+
+export const DELETE_STANDINGS_SQL = `DELETE FROM "Standing" WHERE id = ANY($1::text[])`;
+
+/** A stored standing as reads answer it. */
+export interface StandingReadRow extends StoredStandingRow {
+  eventId: string;
+  stageId: string;
+}
+
+/** The keyset order of a stage's standings: group position, rank, seed (ties), participant. */
+const STANDING_ORDER_KEY = `COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
+
+/** A page of stage $2's standings (event $1), of group $3 when given, in rank order: one indexed read. */
+export const stageStandingPageStatement = pageStatements<{ group: boolean; after: boolean }>((filters, rows) => {
+  const group = filters.group ? ` AND s."groupId" = $3` : '';
+  const at = filters.group ? 4 : 3;
+  const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::int, $${at + 1}::int, $${at + 2}::int, $${at + 3}::text)` : '';
+  return `
+  SELECT s.id, s."eventId", s."stageId", s."groupId", s."participantId", s.rank, s.seed, s.played, s.wins, s.draws, s.losses, s.points,
+         s."scoreFor", s."scoreAgainst", s."scoreDifference", s."adjustmentPoints", s.tiebreakers, s.qualified, COALESCE(g.position, 0) AS "orderGroup"
+  FROM "Standing" s LEFT JOIN "Group" g ON g.id = s."groupId"
+  WHERE s."eventId" = $1 AND s."stageId" = $2${group}${after}
+  ORDER BY ${STANDING_ORDER_KEY} LIMIT ${rows}`;
+});

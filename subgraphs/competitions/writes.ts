@@ -33,6 +33,7 @@ import {
   vetoInput,
 } from './inputs.ts';
 import { normaliseVeto } from './veto.ts';
+import { hasComputedStandings, recomputedStandings } from './stage-standings.ts';
 import { parseStageSettings } from './tournament/index.ts';
 
 export interface Preconditions {
@@ -225,16 +226,25 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
         throw validationFailed(`The participant does not take part in that ${input.groupId ? 'group' : 'stage'}.`, [{ field: 'participantId', issue: `not in this ${input.groupId ? 'group' : 'stage'}` }]);
       }
       const adjustmentId = newId('adj');
+      // A started stage's standings are recomputed with the adjustment (ranks may move); a standing
+      // entered by hand takes the points as they are.
+      const stage = await db.stage.findUniqueOrThrow({ where: { id: input.stageId }, select: { id: true, format: true, status: true, settings: true, seeding: true } });
+      const standings = hasComputedStandings(stage)
+        ? await recomputedStandings(ctx, eventId, stage, { participantId: input.participantId, points: input.points })
+        : { statements: standing ? [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }] : [], changes: [] };
       return {
         resourceId: adjustmentId,
         changed: true,
-        changes: [{ type: 'standing.adjusted', resourceType: 'standing_adjustment', resourceId: adjustmentId, payload: { adjustmentId, participantId: input.participantId, stageId: input.stageId, groupId: input.groupId ?? null, points: input.points } }],
+        changes: [
+          { type: 'standing.adjusted', resourceType: 'standing_adjustment', resourceId: adjustmentId, payload: { adjustmentId, participantId: input.participantId, stageId: input.stageId, groupId: input.groupId ?? null, points: input.points } },
+          ...standings.changes,
+        ],
         statements: [
           {
             text: INSERT_STANDING_ADJUSTMENT_SQL,
             values: [adjustmentId, eventId, input.stageId, input.groupId ?? null, input.participantId, input.points, input.reason ?? null],
           },
-          ...(standing ? [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }] : []),
+          ...standings.statements,
         ],
       };
     },

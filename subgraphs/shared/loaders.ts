@@ -49,34 +49,6 @@ const INSTALLATIONS_SQL = `
     ON i."applicationId" = k."applicationId" AND i."targetType" = k."targetType" AND i."targetId" = k."targetId"
   WHERE i.status = 'active'`;
 
-export interface StandingKey {
-  stageId: string;
-  groupId: string | null;
-  participantId: string;
-}
-
-export interface StandingScores {
-  scoreFor: number;
-  scoreAgainst: number;
-  adjustmentPoints: number;
-}
-
-const standingKey = (key: StandingKey) => `${key.stageId}|${key.groupId ?? ''}|${key.participantId}`;
-
-// Scores of the completed matches of each participant in a stage (and group), and the points of its
-// standing adjustments, for a page of standings in one statement.
-const STANDING_SCORES_SQL = `
-  SELECT k.stage AS "stageId", NULLIF(k.grp, '') AS "groupId", k.participant AS "participantId",
-    COALESCE((SELECT SUM(CASE WHEN m."participantAId" = k.participant THEN m."scoreA" ELSE m."scoreB" END)
-              FROM "Match" m WHERE m."stageId" = k.stage AND (k.grp = '' OR m."groupId" = k.grp) AND m.status = 'completed'
-                AND (m."participantAId" = k.participant OR m."participantBId" = k.participant)), 0)::int AS "scoreFor",
-    COALESCE((SELECT SUM(CASE WHEN m."participantAId" = k.participant THEN m."scoreB" ELSE m."scoreA" END)
-              FROM "Match" m WHERE m."stageId" = k.stage AND (k.grp = '' OR m."groupId" = k.grp) AND m.status = 'completed'
-                AND (m."participantAId" = k.participant OR m."participantBId" = k.participant)), 0)::int AS "scoreAgainst",
-    COALESCE((SELECT SUM(a.points) FROM "StandingAdjustment" a
-              WHERE a."stageId" = k.stage AND a."participantId" = k.participant AND (k.grp = '' OR a."groupId" = k.grp)), 0)::int AS "adjustmentPoints"
-  FROM unnest($1::text[], $2::text[], $3::text[]) AS k(stage, grp, participant)`;
-
 export function createLoaders(db: Db, sql: SqlRunner) {
   const loaders = {
     /** The active installation of an application on one target, batched across targets. */
@@ -115,19 +87,6 @@ export function createLoaders(db: Db, sql: SqlRunner) {
       groupedBy(
         (ids) => db.playdayStaff.findMany({ where: { playdayId: { in: ids } }, orderBy: [{ role: 'asc' }, { userId: 'asc' }] }),
         (row) => row.playdayId,
-      ),
-    standingScores: () =>
-      new DataLoader<StandingKey, StandingScores, string>(
-        async (keys) => {
-          const rows = await sql<StandingKey & StandingScores>(STANDING_SCORES_SQL, [
-            keys.map((key) => key.stageId),
-            keys.map((key) => key.groupId ?? ''),
-            keys.map((key) => key.participantId),
-          ]);
-          const index = new Map(rows.map((row) => [standingKey(row), row]));
-          return keys.map((key) => index.get(standingKey(key)) ?? { scoreFor: 0, scoreAgainst: 0, adjustmentPoints: 0 });
-        },
-        { cacheKeyFn: standingKey },
       ),
     teamMembersByTeam: () =>
       groupedBy(

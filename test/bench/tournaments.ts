@@ -1,7 +1,8 @@
 // Tournament benchmarks: starting a 1,024-participant double-elimination stage (about 2,050 matches,
 // one transaction with batched inserts) through the API, as the compiled server runs it; and reading a
 // stage of more than 512 matches page by page, each page timed, to show the cost per page stays flat
-// (keyset pages: the last costs what the first does).
+// (keyset pages: the last costs what the first does); and reporting results, each of which recomputes
+// the stage's standings in its transaction.
 import pg from 'pg';
 import { startBenchServer } from './support.ts';
 
@@ -47,6 +48,30 @@ async function startStage(base: string, eventId: string, format: string, setting
   return { stageId, ms };
 }
 
+/** Reports the first `count` playable matches of the stage (slot a wins 1–0), each timed (ms). */
+async function reportAll(base: string, eventId: string, stageId: string, count: number): Promise<number[]> {
+  const times: number[] = [];
+  let revision = Number(JSON.parse((await send(base, 'GET', `/api/v2/events/${eventId}`)).etag ?? '"0"'));
+  while (times.length < count) {
+    const page = await send(base, 'GET', `/api/v2/events/${eventId}/stages/${stageId}/matches?limit=100`);
+    let playable = (page.body.data as { id: string; status: string; opponentA: unknown; opponentB: unknown }[]).filter((m) => m.status === 'scheduled' && m.opponentA && m.opponentB);
+    for (let cursor = page.body.meta.nextCursor; !playable.length && cursor; ) {
+      const next = await send(base, 'GET', `/api/v2/events/${eventId}/stages/${stageId}/matches?limit=100&cursor=${encodeURIComponent(cursor)}`);
+      playable = (next.body.data as typeof playable).filter((m) => m.status === 'scheduled' && m.opponentA && m.opponentB);
+      cursor = next.body.meta.nextCursor;
+    }
+    if (!playable.length) break;
+    for (const match of playable.slice(0, count - times.length)) {
+      const started = performance.now();
+      const answer = await send(base, 'PATCH', `/api/v2/events/${eventId}/matches/${match.id}`, { status: 'completed', scoreA: 1, scoreB: 0 }, { 'if-match': `"${revision}"` });
+      times.push(performance.now() - started);
+      if (answer.status !== 200) throw new Error(`report answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      revision = answer.body.data.revision;
+    }
+  }
+  return times;
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 export async function tournamentBench(databaseUrl: string) {
@@ -84,6 +109,16 @@ export async function tournamentBench(databaseUrl: string) {
     } while (cursor);
     // The last page holds 28: the fifth is the deepest full one.
     console.log(`Reading a 528-match stage 100 at a time: median per page ${pages.map((ms) => ms.toFixed(1)).join(', ')} ms; fifth page / first page = ${(pages[4] / pages[0]).toFixed(2)} (flat: about 1)`);
+
+    // Every result of the league reported in turn: each recomputes and stores the 33-row table from
+    // every completed match in the report's transaction, so the last reports read the most.
+    const reports = await reportAll(base, 'evt_bench_league', league.stageId, 528);
+    const early = median(reports.slice(0, 50));
+    const late = median(reports.slice(-50));
+    console.log(`Reporting the league's 528 results one by one (standings recomputed in each): median ${early.toFixed(1)} ms for the first 50, ${late.toFixed(1)} ms for the last 50; last / first = ${(late / early).toFixed(2)}`);
+    // And 64 first-round results of the 1,024-participant double elimination (2,046 matches in the stage).
+    const deReports = await reportAll(base, 'evt_bench_de', de.stageId, 64);
+    console.log(`Reporting 64 results in the 1,024-participant double elimination: median ${median(deReports).toFixed(1)} ms per report`);
   } finally {
     await server.stop();
   }

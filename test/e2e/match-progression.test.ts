@@ -64,7 +64,7 @@ describe('single elimination', () => {
     expect(sideOf(third, 'a')).toBe(sideOf(semi, 'a'));
     const logged = await server.db.prisma.changeLog.findMany({ where: { eventId, revision }, orderBy: { sequence: 'asc' } });
     // The event's first result also took it live (tested below).
-    expect(logged.map((c) => c.type).filter((type) => type !== 'match.updated')).toEqual(['event.updated']);
+    expect(logged.map((c) => c.type).filter((type) => type !== 'match.updated')).toEqual(['standings.updated', 'event.updated']);
     const changes = logged.filter((c) => c.type === 'match.updated');
     expect(changes[0].resourceId).toBe(semi.id);
     expect(changes.slice(1).map((c) => c.resourceId).sort()).toEqual([final.id, third.id].sort());
@@ -96,9 +96,9 @@ describe('single elimination', () => {
     const semi = find(await matchesOf(eventId, stageId), 'winners', 2, 1);
     await reportOk(eventId, semi.id, { scoreA: 1, scoreB: 0 });
 
-    // Same winner, other scores: nothing else moves.
+    // Same winner, other scores: nothing else moves in the bracket; the standings take the scores.
     const sameWinner = await reportOk(eventId, qf1.id, { scoreA: 2, scoreB: 1 });
-    expect(await server.db.prisma.changeLog.count({ where: { eventId, revision: sameWinner } })).toBe(1);
+    expect((await server.db.prisma.changeLog.findMany({ where: { eventId, revision: sameWinner }, orderBy: { sequence: 'asc' } })).map((c) => c.type)).toEqual(['match.updated', 'standings.updated']);
     expect(find(await matchesOf(eventId, stageId), 'winners', 2, 1).opponentA.score).toBe(1);
 
     // Another winner: the semi-final gets the new one, and loses its scores.
@@ -236,7 +236,7 @@ describe('the stage and the event follow their matches', () => {
     expect((await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data.status).toBe('completed');
     expect((await api(`/api/v2/events/${eventId}`)).body.data.state).toBe('completed');
     const closing = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: last }, orderBy: { sequence: 'asc' } });
-    expect(closing.map((c) => c.type)).toEqual(['match.updated', 'stage.completed', 'event.updated']);
+    expect(closing.map((c) => c.type)).toEqual(['match.updated', 'standings.updated', 'stage.completed', 'event.updated']);
 
     // A completed event still takes a correction of a completed match (a mistyped final score)...
     await reportOk(eventId, find(matches, 'winners', 2).id, { scoreA: 1, scoreB: 2 });

@@ -118,6 +118,14 @@ describe('starting each format', () => {
     const stage = await api(`/api/v2/events/${eventId}/stages/${stageId}`);
     expect(stage.body.data).toMatchObject({ status: 'running', settings: { seeding: 'registration', ...settings }, seeding: { method: 'registration', randomSeed: null, participantIds } });
 
+    // The standings exist from the start: a row per participant with its seed, byes already counted.
+    const standings = (await api(`/api/v2/events/${eventId}/stages/${stageId}/standings?limit=100`)).body.data as { participantId: string; seed: number; played: number; wins: number }[];
+    expect(standings.map((row) => row.participantId).sort()).toEqual([...participantIds].sort());
+    for (const row of standings) expect(row.seed).toBe(participantIds.indexOf(row.participantId) + 1);
+    const byes = expected.matches.filter((m) => m.status === 'completed' && m.winner !== null).map((m) => m.winner);
+    expect(standings.filter((row) => row.played > 0).map((row) => row.participantId).sort()).toEqual([...byes].sort());
+    expect(standings.every((row) => row.wins === row.played)).toBe(true);
+
     // v1 and GraphQL read the same fields.
     const sample = matches.find((m) => m.winnerTo) ?? matches[0];
     const v1 = await fetch(`${server.url}/api/v1/events/${eventId}/matches/${sample.id}`, { headers: { 'x-api-key': 'demo-org-key-0001' } }).then((r) => r.json());
@@ -135,8 +143,9 @@ describe('starting each format', () => {
     const deleted = await api(`/api/v2/events/${eventId}/participants/${participantIds[0]}`, { method: 'DELETE', ifMatch: await revisionOf(eventId) });
     expectError(deleted, 409, 'conflict', 'placed_in_matches');
     const log = await server.db.prisma.changeLog.findMany({ where: { eventId, revision: revision + 1 } });
-    // Change log: one stage.started at the one new revision, whatever the number of matches.
-    expect(log.map((row) => row.type)).toEqual(['stage.started']);
+    // Change log: one stage.started at the one new revision, whatever the number of matches, and
+    // the standings it created.
+    expect(log.map((row) => row.type)).toEqual(['stage.started', 'standings.updated']);
     expect(log[0].payload).toMatchObject({ stageId, roundCount: expected.rounds.length, matchCount: expected.matches.length });
   });
 });
@@ -248,12 +257,14 @@ describe('seeding', () => {
     expect(first.opponentB.participantId).toBe(seeding.participantIds[7]);
   });
 
-  it('manual without a seeding, and previous_stage, answer 409 clearly', async () => {
+  it('manual without a seeding, and previous_stage before the previous stage completed (or without one), answer 409 clearly', async () => {
     const { eventId } = await createEventWithParticipants(server, 4);
+    const first = await createStage(eventId, { format: 'swiss', settings: { seeding: 'previous_stage' } });
+    expectError(await start(eventId, first), 409, 'conflict', 'no_previous_stage');
     const manual = await createStage(eventId, { format: 'swiss', settings: { seeding: 'manual' } });
     expectError(await start(eventId, manual), 409, 'conflict', 'seeding_missing');
     const previous = await createStage(eventId, { format: 'swiss', settings: { seeding: 'previous_stage' } });
-    expectError(await start(eventId, previous), 409, 'conflict', 'previous_stage_unavailable');
+    expectError(await start(eventId, previous), 409, 'conflict', 'previous_stage_not_completed');
   });
 });
 

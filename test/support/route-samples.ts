@@ -118,6 +118,11 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf,
       { path: '/api/v2/events/evt_open/stages/stg_open_groups/matches?limit=1', init: app, status: 200 },
       { path: '/api/v2/events/evt_open/stages/stg_nope/matches', init: app, status: 404 },
     ],
+    listStageStandings: [
+      { path: '/api/v2/events/evt_open/stages/stg_open_groups/standings?groupId=grp_open_a', init: app, status: 200 },
+      { path: '/api/v2/events/evt_open/stages/stg_open_groups/standings?groupId=grp_live_a1', init: app, status: 404 },
+      { path: '/api/v2/events/evt_open/stages/stg_open_groups/standings?rank=1', init: app, status: 400 },
+    ],
     createInvitation: [
       { path: '/api/v2/events/evt_rival/invitations', init: writeInit('evt_rival', { teamId: 'team_delta' }, { token: 'demo-token-noesports' }), status: 201 },
       { path: '/api/v2/events/evt_open/invitations', init: writeInit('evt_open', { teamId: 'team_alpha' }), status: 409 },

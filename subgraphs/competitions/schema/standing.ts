@@ -1,19 +1,19 @@
-// Standings of an event's stages and groups: rank, record, points (adjustments included) and the
-// score for and against from completed matches.
+// Standings of an event's stages and groups, as stored by the writes that move them
+// (stage-standings.ts): rank, record, points (adjustments included), scores, tiebreakers, qualified.
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
 import { keysetPage } from '../../shared/pagination.ts';
+import { stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';
-import { pageType } from './page.ts';
+import { conditionalPageType, pageType } from './page.ts';
 
-const scores = (ctx: SubgraphContext, row: StandingRow) => ctx.loaders.standingScores.load({ stageId: row.stageId, groupId: row.groupId, participantId: row.participantId });
 const team = async (ctx: SubgraphContext, participantId: string) => {
   const participant = await ctx.loaders.participant.load(participantId);
   return participant ? ctx.loaders.team.load(participant.teamId) : null;
 };
 
-export const Standing = builder.prismaObject('Standing', {
+export const Standing = builder.objectRef<StandingRow>('Standing').implement({
   description: "A participant's place in a stage or group.",
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -23,20 +23,38 @@ export const Standing = builder.prismaObject('Standing', {
     participantId: t.exposeID('participantId'),
     name: t.string({ nullable: true, description: "The team's name.", resolve: async (row, _args, ctx) => (await team(ctx, row.participantId))?.name ?? null }),
     logoUrl: t.string({ nullable: true, resolve: async (row, _args, ctx) => (await team(ctx, row.participantId))?.logoUrl ?? null }),
-    rank: t.exposeInt('rank'),
+    rank: t.exposeInt('rank', { description: 'Tied rows share a rank (1, 2, 2, 4) only when every tiebreaker is equal.' }),
+    seed: t.exposeInt('seed', { nullable: true, description: "The participant's seed in the stage; null on a standing not computed from a stage the platform started." }),
     played: t.exposeInt('played'),
     wins: t.exposeInt('wins'),
     draws: t.exposeInt('draws'),
     losses: t.exposeInt('losses'),
     points: t.exposeInt('points', { description: 'Adjustments included.' }),
-    scoreFor: t.int({ resolve: async (row, _args, ctx) => (await scores(ctx, row)).scoreFor }),
-    scoreAgainst: t.int({ resolve: async (row, _args, ctx) => (await scores(ctx, row)).scoreAgainst }),
-    scoreDifference: t.int({ resolve: async (row, _args, ctx) => ((s) => s.scoreFor - s.scoreAgainst)(await scores(ctx, row)) }),
-    adjustmentPoints: t.int({ description: 'Points of the standing adjustments applied (part of points).', resolve: async (row, _args, ctx) => (await scores(ctx, row)).adjustmentPoints }),
+    scoreFor: t.exposeInt('scoreFor'),
+    scoreAgainst: t.exposeInt('scoreAgainst'),
+    scoreDifference: t.exposeInt('scoreDifference'),
+    adjustmentPoints: t.exposeInt('adjustmentPoints', { description: 'Points of the standing adjustments applied (part of points).' }),
+    tiebreakers: t.field({
+      type: 'JSON',
+      description: "Each of the stage's tiebreakers with its value, in the stage's order ({\"points\": 9, \"head_to_head\": 3, …}); empty for elimination stages, which rank by the round reached.",
+      resolve: (row) => tiebreakerObject(row.tiebreakers),
+    }),
+    qualified: t.exposeBoolean('qualified', { description: "Among the stage's qualifiers of its group once the stage is completed (false before)." }),
   }),
 });
 
 const StandingPage = pageType('StandingPage', Standing);
+const StageStandingPage = conditionalPageType<StandingRow>('StageStandingPage', Standing, "A page of a stage's standings in rank order. When ifNoneMatch matched, notModified is true and data and meta are null.");
+
+builder.queryFields((t) => ({
+  stageStandings: t.field({
+    type: StageStandingPage,
+    description: "A stage's standings (one group's with groupId) in rank order: groups by position, then rank, tied rows by seed. Needs an active installation on the event or its organisation.",
+    args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), groupId: t.arg.id(), cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), ifNoneMatch: t.arg.string() },
+    resolve: async (_root, args, ctx) =>
+      (await stageStandingPage(ctx, { ...args, eventId: String(args.eventId), stageId: String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId) })) as never,
+  }),
+}));
 
 builder.objectFields(Event, (t) => ({
   standingPage: t.field({

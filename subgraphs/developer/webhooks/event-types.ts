@@ -45,12 +45,17 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
   },
   {
     name: 'stage.seeded',
-    description: "A stage's manual seeding was set (PUT …/stages/{stageId}/seeding): its participants seed 1 first, and per group for group stages.",
-    details: object({
-      stageId: id,
-      participantIds: { type: 'array', items: id },
-      groups: { type: ['array', 'null'], items: object({ groupId: id, participantIds: { type: 'array', items: id } }) },
-    }),
+    description:
+      "A stage's seeding was set before its start: a manual order (PUT …/stages/{stageId}/seeding), its participants seed 1 first and per group for group stages; or, for a stage seeded previous_stage, the qualifiers of the previous stage (previousStageId) when it completed or its qualifiers moved (empty when a correction reopened it).",
+    details: object(
+      {
+        stageId: id,
+        participantIds: { type: 'array', items: id },
+        groups: { type: ['array', 'null'], items: object({ groupId: id, participantIds: { type: 'array', items: id } }) },
+        previousStageId: id,
+      },
+      ['stageId', 'participantIds', 'groups'],
+    ),
   },
   {
     name: 'stage.started',
@@ -148,6 +153,12 @@ export const WEBHOOK_EVENT_TYPES: WebhookEventType[] = [
     name: 'stage.round_paired',
     description: 'A swiss round was completed and the next one paired (in the same transaction as the last report of the round): its matches are in GET …/stages/{stageId}/matches.',
     details: object({ stageId: id, groupId: nullableId, roundNumber: { type: 'integer' }, matchCount: { type: 'integer' } }),
+  },
+  {
+    name: 'standings.updated',
+    description:
+      "The standings of a stage (or of one group of it) moved: written by a stage start, a result, a correction or a standing adjustment, in the same transaction. participantIds names the rows that changed; GET …/stages/{stageId}/standings (groupId) reads the table.",
+    details: object({ stageId: id, groupId: nullableId, participantIds: { type: 'array', items: id } }),
   },
   {
     name: 'stage.reopened',

@@ -1,0 +1,8 @@
+-- AlterTable
+ALTER TABLE "Standing" ADD COLUMN     "adjustmentPoints" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "qualified" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "scoreAgainst" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "scoreDifference" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "scoreFor" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "seed" INTEGER,
+ADD COLUMN     "tiebreakers" JSONB NOT NULL DEFAULT '[]';

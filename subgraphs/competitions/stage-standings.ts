@@ -1,0 +1,234 @@
+// The stored standings of a stage the platform started: computed by the engine (computeStandings)
+// from the stage's completed matches and adjustments, per group when the stage plays groups, and
+// written in the transaction of the write that moved them (the start, a report, an adjustment), only
+// the rows that changed, with one `standings.updated` change per stage or group that moved. Reads
+// are then one indexed query. docs/tournaments.md ("Standings") describes the rules.
+import { newId } from '../shared/crypto.ts';
+import type { SubgraphContext } from '../shared/context.ts';
+import type { SqlStatement } from '../shared/db/database.ts';
+import type { Change } from './event-write.ts';
+import { chainNextStage } from './stage-chain.ts';
+import { stageSettingsView, type StageSeeding } from './stage-start.ts';
+import {
+  DELETE_STANDINGS_SQL,
+  STAGE_ADJUSTMENTS_SQL,
+  STANDINGS_MATCHES_SQL,
+  STORED_STANDINGS_SQL,
+  UPSERT_STANDINGS_SQL,
+  type StandingsMatchRow,
+  type StoredStandingRow,
+} from './statements.ts';
+import { computeStandings, winnerSlot, type Bracket, type ResolvedStageSettings, type StageFormat, type StandingRow, type StandingsMatch } from './tournament/index.ts';
+
+export interface StandingsStage {
+  id: string;
+  format: string;
+  status: string;
+  seeding: unknown;
+}
+
+/** Standings are computed for stages the platform started (a frozen seeding); others keep what was entered. */
+export const hasComputedStandings = (stage: StandingsStage) => stage.status !== 'pending' && stage.seeding != null;
+
+/** The group key of a standing: the group, or null for a stage without groups. */
+export type GroupKey = string | null;
+
+/** A match as the standings count it: completed ones only (null otherwise). */
+export function standingsMatch(row: StandingsMatchRow): StandingsMatch | null {
+  if (row.status !== 'completed') return null;
+  if (row.opponents) {
+    const results = row.opponents.filter((o) => o.place != null).map((o) => ({ participantId: o.participantId, place: o.place! }));
+    return { kind: 'ffa', results, isFreeWin: row.isFreeWin };
+  }
+  const forfeit = row.forfeit as 'a' | 'b' | null;
+  const slot = winnerSlot({ ...row, participantA: row.participantAId, participantB: row.participantBId, forfeit });
+  return {
+    participantA: row.participantAId,
+    participantB: row.participantBId,
+    scoreA: row.scoreA,
+    scoreB: row.scoreB,
+    winner: slot === 'a' ? row.participantAId : slot === 'b' ? row.participantBId : null,
+    isDraw: slot === null && !row.isFreeWin && !forfeit && row.scoreA !== null && row.scoreA === row.scoreB,
+    isFreeWin: row.isFreeWin,
+    isForfeit: forfeit !== null,
+    bracket: row.bracket as Bracket | null,
+    roundNumber: row.roundNumber ?? undefined,
+    winnerTo: row.winnerToMatchId ? { matchKey: row.winnerToMatchId, slot: 'a' } : null,
+    loserTo: row.loserToMatchId ? { matchKey: row.loserToMatchId, slot: 'a' } : null,
+    isGrandFinalReset: row.bracket === 'grand_final' && row.roundNumber === 2,
+  };
+}
+
+/** Each group's participants (best seed first), or the stage's under the key null. */
+export function standingsGroups(seeding: StageSeeding): Map<GroupKey, string[]> {
+  return seeding.groups?.length ? new Map(seeding.groups.map((group) => [group.groupId, group.participantIds])) : new Map([[null, seeding.participantIds]]);
+}
+
+export interface ComputeOptions {
+  format: string;
+  settings: ResolvedStageSettings;
+  seeding: StageSeeding;
+  /** The groups to compute; every group of the seeding when absent. */
+  groups?: readonly GroupKey[];
+  matches: readonly StandingsMatchRow[];
+  /** Adjustment points per participant. */
+  adjustments: ReadonlyMap<string, number>;
+  /** The stage is completed: the first `qualifiers` rows of each group are qualified (never before). */
+  final: boolean;
+}
+
+/** The standings of each group asked for, ranked. */
+export function computeStageStandings(options: ComputeOptions): Map<GroupKey, StandingRow[]> {
+  const { seeding, settings } = options;
+  const members = standingsGroups(seeding);
+  const seedOf = new Map(seeding.participantIds.map((id, index) => [id, index + 1]));
+  const byGroup = new Map<GroupKey, StandingsMatch[]>();
+  for (const row of options.matches) {
+    const match = standingsMatch(row);
+    if (!match) continue;
+    const key = members.has(row.groupId) ? row.groupId : null;
+    (byGroup.get(key) ?? byGroup.set(key, []).get(key)!).push(match);
+  }
+  const result = new Map<GroupKey, StandingRow[]>();
+  for (const key of options.groups ?? [...members.keys()]) {
+    const ids = members.get(key);
+    if (!ids) continue;
+    const rows = computeStandings({
+      format: options.format as StageFormat,
+      settings: options.final ? settings : { ...settings, qualifiers: null },
+      participants: ids.map((participantId) => ({ participantId, seed: seedOf.get(participantId)! })),
+      matches: byGroup.get(key) ?? [],
+      adjustments: ids.filter((id) => options.adjustments.has(id)).map((participantId) => ({ participantId, points: options.adjustments.get(participantId)! })),
+    });
+    result.set(key, rows);
+  }
+  return result;
+}
+
+/** A computed row as stored. */
+function storedOf(row: StandingRow, adjustmentPoints: number): Omit<StoredStandingRow, 'id' | 'groupId'> {
+  return {
+    participantId: row.participantId,
+    rank: row.rank,
+    seed: row.seed,
+    played: row.played,
+    wins: row.wins,
+    draws: row.draws,
+    losses: row.losses,
+    points: row.points,
+    scoreFor: row.scoreFor,
+    scoreAgainst: row.scoreAgainst,
+    scoreDifference: row.scoreDifference,
+    adjustmentPoints,
+    tiebreakers: Object.entries(row.tiebreakers).map(([name, value]) => ({ name, value: value! })),
+    qualified: row.qualified,
+  };
+}
+
+const SAME_FIELDS = ['rank', 'seed', 'played', 'wins', 'draws', 'losses', 'points', 'scoreFor', 'scoreAgainst', 'scoreDifference', 'adjustmentPoints', 'qualified'] as const;
+function same(stored: StoredStandingRow, next: Omit<StoredStandingRow, 'id' | 'groupId'>): boolean {
+  return SAME_FIELDS.every((field) => stored[field] === next[field]) && JSON.stringify(stored.tiebreakers) === JSON.stringify(next.tiebreakers);
+}
+
+/**
+ * The writes that bring the stored standings of the computed groups to `computed`: one upsert of the
+ * rows that changed, a delete of rows of participants no longer in them, and a `standings.updated`
+ * change per group that moved, naming the participants whose row changed.
+ */
+export function standingsWrites(eventId: string, stageId: string, computed: Map<GroupKey, StandingRow[]>, stored: readonly StoredStandingRow[], adjustments: ReadonlyMap<string, number>): { statements: SqlStatement[]; changes: Change[] } {
+  const storedOfGroup = new Map<GroupKey, Map<string, StoredStandingRow>>();
+  for (const row of stored) {
+    const group = storedOfGroup.get(row.groupId) ?? storedOfGroup.set(row.groupId, new Map()).get(row.groupId)!;
+    group.set(row.participantId, row);
+  }
+  const upserts: StoredStandingRow[] = [];
+  const deleted: string[] = [];
+  const changes: Change[] = [];
+  for (const [groupId, rows] of computed) {
+    const before = storedOfGroup.get(groupId) ?? new Map<string, StoredStandingRow>();
+    const moved: string[] = [];
+    for (const row of rows) {
+      const next = storedOf(row, adjustments.get(row.participantId) ?? 0);
+      const current = before.get(row.participantId);
+      if (current && same(current, next)) continue;
+      upserts.push({ ...next, id: current?.id ?? newId('std'), groupId });
+      moved.push(row.participantId);
+    }
+    const kept = new Set(rows.map((row) => row.participantId));
+    for (const row of before.values()) if (!kept.has(row.participantId)) deleted.push(row.id);
+    if (moved.length || before.size !== kept.size) {
+      changes.push({ type: 'standings.updated', resourceType: 'standings', resourceId: groupId ?? stageId, payload: { stageId, groupId, participantIds: moved } });
+    }
+  }
+  const statements: SqlStatement[] = [];
+  if (deleted.length) statements.push({ text: DELETE_STANDINGS_SQL, values: [deleted] });
+  if (upserts.length) {
+    const column = <K extends keyof StoredStandingRow>(key: K) => upserts.map((row) => row[key]);
+    statements.push({
+      text: UPSERT_STANDINGS_SQL,
+      values: [
+        eventId,
+        stageId,
+        column('id'),
+        column('groupId'),
+        column('participantId'),
+        column('rank'),
+        column('seed'),
+        column('played'),
+        column('wins'),
+        column('draws'),
+        column('losses'),
+        column('points'),
+        column('scoreFor'),
+        column('scoreAgainst'),
+        column('adjustmentPoints'),
+        upserts.map((row) => JSON.stringify(row.tiebreakers)),
+        column('qualified'),
+      ],
+    });
+  }
+  return { statements, changes };
+}
+
+/** The stage's matches (of some groups; all when null) and adjustments, read once for the standings. */
+export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stageId: string, groups: readonly GroupKey[] | null) {
+  // A stage without groups keeps its matches under the group null: read them all.
+  const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
+  const [matches, adjustmentRows, stored] = await Promise.all([
+    ctx.sql<StandingsMatchRow>(STANDINGS_MATCHES_SQL, [eventId, stageId, groupFilter]),
+    ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
+    ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
+  ]);
+  return { matches, adjustments: new Map(adjustmentRows.map((row) => [row.participantId, row.points])), stored };
+}
+
+/**
+ * Every group's standings of a started stage recomputed from what is stored, with an adjustment
+ * about to be written (`extra`): the writes that bring them there.
+ */
+export async function recomputedStandings(
+  ctx: SubgraphContext,
+  eventId: string,
+  stage: StandingsStage & { settings: unknown },
+  extra: { participantId: string; points: number },
+): Promise<{ statements: SqlStatement[]; changes: Change[] }> {
+  const inputs = await readStandingsInputs(ctx, eventId, stage.id, null);
+  const adjustments = new Map(inputs.adjustments);
+  adjustments.set(extra.participantId, (adjustments.get(extra.participantId) ?? 0) + extra.points);
+  const standings = computeStageStandings({
+    format: stage.format,
+    settings: stageSettingsView(stage),
+    seeding: stage.seeding as StageSeeding,
+    matches: inputs.matches,
+    adjustments,
+    final: stage.status === 'completed',
+  });
+  const written = standingsWrites(eventId, stage.id, standings, inputs.stored, adjustments);
+  // Qualification of a completed stage may move: the stage chained to it follows (or refuses, started).
+  if (stage.status === 'completed' && written.changes.length) {
+    const rows = [...standings].flatMap(([groupId, list]) => list.map((row) => ({ groupId, participantId: row.participantId, rank: row.rank, seed: row.seed })));
+    const chained = await chainNextStage(ctx, eventId, stage, true, rows);
+    return { statements: [...written.statements, ...chained.statements], changes: [...written.changes, ...chained.changes] };
+  }
+  return written;
+}
