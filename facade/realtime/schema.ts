@@ -49,6 +49,16 @@ type PlaydayChange {${CHANGE_FIELDS}
   """The playday now."""
   playday: Playday!
 }
+"""The standings of a stage, or of one group of it, moved (standings.updated)."""
+type StandingsChange {${CHANGE_FIELDS}
+  stageId: ID!
+  """The group whose table moved; null for a stage without groups."""
+  groupId: ID
+  """The participants whose row changed."""
+  participantIds: [ID!]!
+  """The table now, in rank order: its first 100 rows (GET …/stages/{stageId}/standings pages through larger ones)."""
+  standings: [Standing!]!
+}
 """Maps added or renamed by the platform operator."""
 type MapsChange {${CHANGE_FIELDS}
   mapIds: [ID!]!
@@ -64,12 +74,13 @@ type Subscription {
   matchChanged(eventId: ID!, matchId: ID, after: String): MatchChange!
   broadcastChanged(eventId: ID!, after: String): BroadcastChange!
   playdayChanged(eventId: ID!, playdayId: ID, after: String): PlaydayChange!
+  standingsChanged(eventId: ID!, stageId: ID, groupId: ID, after: String): StandingsChange!
   mapsChanged(after: String): MapsChange!
 }
 extend schema { subscription: Subscription }
 `;
 
-export type SubscriptionField = 'eventChanged' | 'matchChanged' | 'broadcastChanged' | 'playdayChanged' | 'mapsChanged';
+export type SubscriptionField = 'eventChanged' | 'matchChanged' | 'broadcastChanged' | 'playdayChanged' | 'standingsChanged' | 'mapsChanged';
 
 /** Which changes each subscription receives. */
 export function changeFilter(field: SubscriptionField, args: Record<string, unknown>): (change: FeedChange) => boolean {
@@ -83,6 +94,12 @@ export function changeFilter(field: SubscriptionField, args: Record<string, unkn
       return (c) => c.eventId === eventId && c.resourceType === 'broadcast';
     case 'playdayChanged':
       return (c) => c.eventId === eventId && c.resourceType === 'playday' && (args.playdayId == null || c.resourceId === args.playdayId);
+    case 'standingsChanged':
+      return (c) =>
+        c.eventId === eventId &&
+        c.type === 'standings.updated' &&
+        (args.stageId == null || c.payload.stageId === args.stageId) &&
+        (args.groupId == null || c.payload.groupId === args.groupId);
     case 'mapsChanged':
       return (c) => c.type === 'maps.updated';
   }
@@ -91,8 +108,13 @@ export function changeFilter(field: SubscriptionField, args: Record<string, unkn
 const mapIdsOf = (change: FeedChange) => [...new Set([...((change.payload.created as string[]) ?? []), ...((change.payload.updated as string[]) ?? [])])];
 
 /** The query that reads a resource with a selection, for a credential: GraphQL text around `{ selection }`. */
-function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'maps', viaKey: boolean, selection: string): { text: string; path: string[] } {
+function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'standings' | 'maps', viaKey: boolean, selection: string): { text: string; path: string[] } {
   if (kind === 'maps') return { text: `maps(ids: $__ids) ${selection}`, path: ['maps'] };
+  if (kind === 'standings') {
+    const event = `event(id: $__eventId) { standingPage(stageId: $__stageId, groupId: $__groupId, limit: 100) { data ${selection} } }`;
+    const path = ['event', 'standingPage', 'data'];
+    return viaKey ? { text: `apiKey { ${event} }`, path: ['apiKey', ...path] } : { text: event, path };
+  }
   const inner = kind === 'event' ? selection : kind === 'match' ? `{ match(id: $__resourceId) ${selection} }` : kind === 'playday' ? `{ playday(id: $__resourceId) ${selection} }` : `{ broadcast ${selection} }`;
   const event = `event(id: $__eventId) ${inner}`;
   const path = kind === 'event' ? ['event'] : ['event', kind];
@@ -153,6 +175,7 @@ function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper
   const definitions = [
     ...(kind === 'maps' ? ['$__ids: [ID!]!'] : ['$__eventId: ID!']),
     ...(kind === 'match' || kind === 'playday' ? ['$__resourceId: ID!'] : []),
+    ...(kind === 'standings' ? ['$__stageId: ID!', '$__groupId: ID'] : []),
     ...(info.operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value)).map((d) => print(d)),
   ];
   const source = `query RealtimeResource(${definitions.join(', ')}) { ${text} } ${[...fragments.values()].map((f) => print(f)).join(' ')}`;
@@ -175,6 +198,7 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
   else {
     variables.__eventId = change.eventId;
     if (kind === 'match' || kind === 'playday') variables.__resourceId = change.resourceId;
+    if (kind === 'standings') [variables.__stageId, variables.__groupId] = [change.payload.stageId, change.payload.groupId ?? null];
   }
   const key = `${readOf(change)}|${operation.queryHash}|${socket.credential.hash}|${JSON.stringify(variables)}`;
   let result = shared.get(key);
@@ -228,7 +252,7 @@ function subscribeTo(field: SubscriptionField) {
 export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
   const schema = extendSchema(apiSchema, parse(REALTIME_SDL));
   const resolvers: Record<string, Record<string, unknown>> = {
-    Subscription: Object.fromEntries((['eventChanged', 'matchChanged', 'broadcastChanged', 'playdayChanged', 'mapsChanged'] as const).map((f) => [f, subscribeTo(f)])),
+    Subscription: Object.fromEntries((['eventChanged', 'matchChanged', 'broadcastChanged', 'playdayChanged', 'standingsChanged', 'mapsChanged'] as const).map((f) => [f, subscribeTo(f)])),
     EventChange: {
       ...changeFields,
       resourceType: (c: FeedChange) => c.resourceType,
@@ -248,6 +272,13 @@ export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
       ...changeFields,
       playdayId: (c: FeedChange) => c.resourceId,
       playday: resource('playday'),
+    },
+    StandingsChange: {
+      ...changeFields,
+      stageId: (c: FeedChange) => c.payload.stageId,
+      groupId: (c: FeedChange) => c.payload.groupId ?? null,
+      participantIds: (c: FeedChange) => c.payload.participantIds ?? [],
+      standings: resource('standings'),
     },
     MapsChange: {
       ...changeFields,

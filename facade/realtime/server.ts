@@ -391,9 +391,10 @@ export class RealtimeGateway {
     }
   }
 
-  /** The caller may see the event (and the match or playday named): asked of the graph with its credential. */
+  /** The caller may see the event (and the match, playday or stage named): asked of the graph with its credential. */
   private async checkAccess(socket: Socket, field: SubscriptionField, args: Record<string, unknown>): Promise<void> {
-    const child = field === 'matchChanged' && args.matchId != null ? 'match' : field === 'playdayChanged' && args.playdayId != null ? 'playday' : null;
+    const child =
+      field === 'matchChanged' && args.matchId != null ? 'match' : field === 'playdayChanged' && args.playdayId != null ? 'playday' : field === 'standingsChanged' && args.stageId != null ? 'stage' : null;
     const viaKey = socket.credential.kind === 'key';
     const key = `${viaKey}|${child}`;
     let operation = this.accessChecks.get(key);
@@ -404,7 +405,7 @@ export class RealtimeGateway {
       this.options.runner.check(operation);
       this.accessChecks.set(key, operation);
     }
-    const variables = { eventId: args.eventId, ...(child ? { id: child === 'match' ? args.matchId : args.playdayId } : {}) };
+    const variables = { eventId: args.eventId, ...(child ? { id: child === 'match' ? args.matchId : child === 'stage' ? args.stageId : args.playdayId } : {}) };
     const { errors } = await this.options.runner.run(operation, variables, { scope: { ...socket.credential.scope(), requestId: 'rt_access', deadline: Date.now() + 10_000 } });
     if (errors?.length) {
       const { code, details } = errors[0].extensions ?? {};

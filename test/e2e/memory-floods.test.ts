@@ -6,7 +6,8 @@
 // event creations (valid ones, invalid bodies, no credential, unknown tokens): nothing answers 5xx and
 // every valid one creates one event. Bodies are read before any credential is checked: floods of
 // deeply nested bodies and of bodies that never finish arriving, without a credential, are refused
-// within the same bounds.
+// within the same bounds. Floods of distinct stage standings and match reads, with and without a
+// credential, are answered within them too.
 import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -191,6 +192,27 @@ describe('floods of distinct GraphQL documents', () => {
   }, 180_000);
 });
 
+describe('floods of distinct tournament reads', () => {
+  // Stage standings and matches with distinct stages, groups, cursors and limits: a third with the
+  // token on the demo world's stage, a third with unknown tokens, a third with none.
+  const read = (i: number) => {
+    const kind = i % 3;
+    const route = i % 2 ? 'standings' : 'matches';
+    const stage = kind === 0 ? 'stg_open_groups' : `stg_flood_${i}_${'s'.repeat(i % 200)}`;
+    const query = new URLSearchParams({ limit: String((i % 120) + 1), ...(i % 4 === 0 && route === 'standings' ? { groupId: `grp_flood_${i}` } : {}), ...(i % 5 === 0 ? { cursor: `c${i}.${'x'.repeat(i % 300)}` } : {}) });
+    const headers: Record<string, string> = kind === 0 ? { authorization: 'Bearer demo-token-app' } : kind === 1 ? { authorization: `Bearer flood-${i}-${'t'.repeat(100)}` } : {};
+    return fetch(`${base}/api/v2/events/evt_open/stages/${stage}/${route}?${query}`, { headers });
+  };
+  it('3,000 distinct standings and stage-match reads with and without credentials: answered 2xx/4xx, the server lives', async () => {
+    const watching = watch();
+    const statuses = await flood(3000, 24, read);
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [200, 400, 401, 404, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+    expect(statuses.get(401)).toBeGreaterThan(0);
+  }, 180_000);
+});
+
 describe('floods of request bodies, without a credential', () => {
   // 400,000 nested arrays in 0.8 MB: JSON.parse alone would build them all before any check.
   const deep = (i: number) => `{"query":"query Q${i}($v: JSON) { __typename }","variables":{"v":${'['.repeat(400_000)}${']'.repeat(400_000)}}}`;
@@ -295,8 +317,13 @@ function openSocket(path: string, params: Record<string, string>): Promise<WebSo
 
 const closeOf = (ws: WebSocket) => new Promise<number>((resolve) => (ws.readyState === ws.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))));
 
+// Every third one follows the standings of a distinct (unknown) stage: each is an access check
+// through the graph, answered not_found.
 const subscription = (i: number) => ({
-  query: `subscription S${i < 0 ? `w${-i}` : i} { eventChanged(eventId: "evt_open") { cursor ${rep(80, () => '__typename @include(if: true)')} } }`,
+  query:
+    i % 3 === 1
+      ? `subscription S${i} { standingsChanged(eventId: "evt_open", stageId: "stg_flood_${i}") { cursor standings { rank points ${rep(60, () => '__typename @include(if: true)')} } } }`
+      : `subscription S${i < 0 ? `w${-i}` : i} { eventChanged(eventId: "evt_open") { cursor ${rep(80, () => '__typename @include(if: true)')} } }`,
 });
 
 describe('floods of gateway messages', () => {
@@ -336,7 +363,7 @@ describe('floods of gateway messages', () => {
     await expectSurvived(watching);
     // Some started (no message until a change), the rest were refused with a reason, none crashed a socket.
     expect(sockets.every((ws) => ws.readyState === ws.OPEN)).toBe(true);
-    expect([...answers.keys()].every((code) => ['rate_limited', 'service_unavailable', 'too_many_subscriptions'].includes(code)), JSON.stringify([...answers])).toBe(true);
+    expect([...answers.keys()].every((code) => ['rate_limited', 'service_unavailable', 'too_many_subscriptions', 'not_found'].includes(code)), JSON.stringify([...answers])).toBe(true);
     for (const ws of sockets) ws.close();
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import { startTestServer, underLoadLimits, type TestServer } from '../support/se
 import { call } from '../support/api.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
 import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
+import { createEventWithParticipants } from '../support/stage-fixtures.ts';
 
 let server: TestServer;
 const clients: Client[] = [];
@@ -148,6 +149,48 @@ describe('subscriptions', () => {
     expect(match.messages.map((m) => m.data!.matchChanged)).toEqual([{ matchId: 'mtc_live_a_140', match: { status: 'live', opponentA: { score: 4 } } }]);
     expect(playday.messages.map((m) => m.data!.playdayChanged)).toEqual([{ playdayId: 'pd_open_1', playday: { liveMatchId: 'mtc_open_1', overlayScoreA: 7 } }]);
     expect(maps.messages.map((m) => m.data!.mapsChanged)).toEqual([{ mapIds: ['map_rt'], maps: [{ id: 'map_rt', name: 'Realtime' }] }]);
+  });
+});
+
+describe('standings', () => {
+  it('standingsChanged streams a group’s table as each result moves it, filtered by stage and group, to a token and to a key, and resumes after a cursor', async () => {
+    const { eventId } = await createEventWithParticipants(server, 6);
+    const created = await write('POST', `/api/v2/events/${eventId}/stages`, { name: 'Groups', bestOf: 1, format: 'round_robin', groups: [{ name: 'A' }, { name: 'B' }] });
+    const stageId = created.body.data.resourceId as string;
+    expect((await write('POST', `/api/v2/events/${eventId}/stages/${stageId}/start`, undefined)).status).toBe(200);
+    const stage = (await call(server.url, `/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
+    const [a, b] = stage.seeding.groups as { groupId: string; participantIds: string[] }[];
+    const matches = (await call(server.url, `/api/v2/events/${eventId}/stages/${stageId}/matches?limit=100`)).body.data as { id: string; groupId: string }[];
+
+    const selection = 'cursor type stageId groupId participantIds standings { participantId rank points played }';
+    const token = connect('/graphql', { authorization: 'Bearer demo-token-app' });
+    const key = connect('/api/v1/gateway', { apiKey: KEY });
+    const groupA = collect(token.client, `subscription ($e: ID!, $s: ID!, $g: ID) { standingsChanged(eventId: $e, stageId: $s, groupId: $g) { ${selection} } }`, { e: eventId, s: stageId, g: a.groupId });
+    const whole = collect(key.client, `subscription ($e: ID!) { standingsChanged(eventId: $e) { ${selection} } }`, { e: eventId });
+    const unknownStage = collect(key.client, 'subscription ($e: ID!) { standingsChanged(eventId: $e, stageId: "stg_nope") { cursor } }', { e: eventId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const inA = matches.filter((m) => m.groupId === a.groupId);
+    const inB = matches.filter((m) => m.groupId === b.groupId);
+    expect((await write('PATCH', `/api/v2/events/${eventId}/matches/${inB[0].id}`, { status: 'completed', scoreA: 2, scoreB: 0 })).status).toBe(200);
+    expect((await write('PATCH', `/api/v2/events/${eventId}/matches/${inA[0].id}`, { status: 'completed', scoreA: 2, scoreB: 1 })).status).toBe(200);
+    expect((await write('PATCH', `/api/v2/events/${eventId}/matches/${inA[1].id}`, { status: 'completed', scoreA: 0, scoreB: 3 })).status).toBe(200);
+    await until(() => groupA.messages.length >= 2 && whole.messages.length >= 3 && Boolean(unknownStage.state.error), 'the standings changes');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(JSON.stringify(unknownStage.state.error)).toContain('not_found');
+
+    const received = groupA.messages.map((m) => m.data!.standingsChanged);
+    expect(received.map((m) => m.groupId)).toEqual([a.groupId, a.groupId]);
+    expect(whole.messages.map((m) => m.data!.standingsChanged.groupId)).toEqual([b.groupId, a.groupId, a.groupId]);
+    // Each message carries the table as it is now: it is what the v2 read answers.
+    const table = (await call(server.url, `/api/v2/events/${eventId}/stages/${stageId}/standings?groupId=${a.groupId}`)).body.data.map(({ participantId, rank, points, played }: Record<string, unknown>) => ({ participantId, rank, points, played }));
+    expect(received[1]).toMatchObject({ type: 'standings.updated', stageId, standings: table });
+    expect((received[1].standings as { played: number }[]).reduce((sum, row) => sum + row.played, 0)).toBe(4);
+
+    // Resuming after the first message: the second, and nothing before it.
+    const resumed = collect(token.client, `subscription ($e: ID!, $after: String) { standingsChanged(eventId: $e, after: $after) { cursor groupId } }`, { e: eventId, after: received[0].cursor });
+    await until(() => resumed.messages.length >= 1, 'the resumed change');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(resumed.messages.map((m) => m.data!.standingsChanged.cursor)).toEqual([received[1].cursor]);
   });
 });
 

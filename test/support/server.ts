@@ -2,6 +2,7 @@
 import { createPlatform, type PlatformOptions } from '../../facade/server.ts';
 import { rateLimitConfig, type RateLimitConfig } from '../../facade/http/rate-limits.ts';
 import type { SubgraphUrls } from '../../facade/graphql/gateway.ts';
+import { catalogueViolations } from './change-catalogue.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestServer {
@@ -35,7 +36,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db,
     async close() {
       await platform.close();
+      // Every change this server wrote must be what the webhook catalogue publishes.
+      const violations = await catalogueViolations(db).catch(() => []);
       if (!options.db) await db.drop();
+      if (violations.length) throw new Error(`Changes the webhook catalogue does not describe:\n${violations.map((v) => `${v.type} #${v.sequence}: ${v.issue}; ${JSON.stringify(v.details)}`).join('\n')}`);
     },
   };
 }
