@@ -554,7 +554,7 @@ export const v1Routes: RouteRow[] = [
     operationId: 'v1ListStandings',
     path: '/api/v1/events/{eventId}/standings',
     summary: "An event's standings",
-    description: 'Standings by stage, then rank: record, points with adjustments, score for and against, tiebreakers and qualification, as stored by the results that moved them; filters stageId and groupId. GET /api/v2/events/{eventId}/stages/{stageId}/standings reads one stage in rank order with an ETag.',
+    description: 'Standings by stage, then group and rank (tied rows by seed): record, points with adjustments, score for and against, tiebreakers and qualification, as stored by the results that moved them; filters stageId and groupId. GET /api/v2/events/{eventId}/stages/{stageId}/standings reads one stage in rank order with an ETag.',
     field: 'standingPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
     item: v1StandingSchema,

@@ -5,7 +5,8 @@ import { notFound, validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
-import { stageStandingPageStatement, type StandingReadRow } from './statements.ts';
+import { standingPageStatement, type StandingReadRow } from './statements.ts';
+import type { Page } from '../shared/pagination.ts';
 
 export interface StageStandingArgs {
   eventId: string;
@@ -25,10 +26,7 @@ export async function stageStandingPage(ctx: SubgraphContext, args: StageStandin
   const limit = pageLimit(args.limit);
   const event = await readableEvent(ctx, args.eventId);
   const binding = `stage-standings|${event.id}|${args.stageId}|${args.groupId ?? ''}`;
-  const after = decodeCursor(binding, args.cursor);
-  if (after && (after.length !== 4 || !after.slice(0, 3).every((value) => Number.isInteger(value)) || typeof after[3] !== 'string')) {
-    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
-  }
+  const after = afterOf(binding, args.cursor);
   const etag = pageEtag('ss', event.revision, binding, args.cursor ?? '', limit);
   const stage = await ctx.loaders.stage.load(args.stageId);
   if (!stage || stage.eventId !== event.id) throw notFound('The stage');
@@ -37,14 +35,32 @@ export async function stageStandingPage(ctx: SubgraphContext, args: StageStandin
     if (!group || group.stageId !== stage.id) throw notFound('The group');
   }
   if (matchesIfNoneMatch(args.ifNoneMatch, etag)) return { etag, notModified: true };
-  const params: unknown[] = [event.id, stage.id, ...(args.groupId ? [args.groupId] : []), ...(after ?? [])];
-  const rows = await ctx.sql<StandingReadRow & { orderGroup: number }>(stageStandingPageStatement({ group: Boolean(args.groupId), after: Boolean(after) }, limit + 1), params);
-  const page = pageOf(
+  const page = await readPage(ctx, event.id, { stageId: stage.id, groupId: args.groupId ?? null }, after, limit, binding);
+  return { etag, notModified: false, ...page };
+}
+
+/** An event's standings (of one stage, of one group) in the same order, as a plain page. */
+export async function eventStandingPage(ctx: SubgraphContext, eventId: string, args: { stageId?: string | null; groupId?: string | null; cursor?: string | null; limit?: number | null }): Promise<Page<StandingReadRow>> {
+  const binding = `standings|${eventId}|${args.stageId ?? ''}|${args.groupId ?? ''}`;
+  return readPage(ctx, eventId, { stageId: args.stageId ?? null, groupId: args.groupId ?? null }, afterOf(binding, args.cursor), pageLimit(args.limit), binding);
+}
+
+function afterOf(binding: string, cursor: string | null | undefined): unknown[] | null {
+  const after = decodeCursor(binding, cursor);
+  if (after && (after.length !== 5 || typeof after[0] !== 'string' || !after.slice(1, 4).every((value) => Number.isInteger(value)) || typeof after[4] !== 'string')) {
+    throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
+  }
+  return after;
+}
+
+async function readPage(ctx: SubgraphContext, eventId: string, filter: { stageId: string | null; groupId: string | null }, after: unknown[] | null, limit: number, binding: string): Promise<Page<StandingReadRow>> {
+  const params: unknown[] = [eventId, ...(filter.stageId ? [filter.stageId] : []), ...(filter.groupId ? [filter.groupId] : []), ...(after ?? [])];
+  const rows = await ctx.sql<StandingReadRow & { orderGroup: number }>(standingPageStatement({ stage: Boolean(filter.stageId), group: Boolean(filter.groupId), after: Boolean(after) }, limit + 1), params);
+  return pageOf(
     rows,
     limit,
     binding,
-    (row) => [row.orderGroup, row.rank, row.seed ?? 0, row.participantId],
+    (row) => [row.stageId, row.orderGroup, row.rank, row.seed ?? 0, row.participantId],
     ({ orderGroup: _group, ...row }) => row,
   );
-  return { etag, notModified: false, ...page };
 }

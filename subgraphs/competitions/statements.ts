@@ -630,18 +630,22 @@ export interface StandingReadRow extends StoredStandingRow {
   stageId: string;
 }
 
-/** The keyset order of a stage's standings: group position, rank, seed (ties), participant. */
-const STANDING_ORDER_KEY = `COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
+/** The keyset order of standings: stage, group position, rank, seed (ties), participant. */
+const STANDING_ORDER_KEY = `s."stageId", COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
 
-/** A page of stage $2's standings (event $1), of group $3 when given, in rank order: one indexed read. */
-export const stageStandingPageStatement = pageStatements<{ group: boolean; after: boolean }>((filters, rows) => {
-  const group = filters.group ? ` AND s."groupId" = $3` : '';
-  const at = filters.group ? 4 : 3;
-  const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::int, $${at + 1}::int, $${at + 2}::int, $${at + 3}::text)` : '';
+/**
+ * A page of event $1's standings, of one stage and one group when those filters are on (their values
+ * next, in that order), in rank order: one indexed read.
+ */
+export const standingPageStatement = pageStatements<{ stage: boolean; group: boolean; after: boolean }>((filters, rows) => {
+  let at = 2;
+  const stage = filters.stage ? ` AND s."stageId" = $${at++}` : '';
+  const group = filters.group ? ` AND s."groupId" = $${at++}` : '';
+  const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::text, $${at + 1}::int, $${at + 2}::int, $${at + 3}::int, $${at + 4}::text)` : '';
   return `
   SELECT s.id, s."eventId", s."stageId", s."groupId", s."participantId", s.rank, s.seed, s.played, s.wins, s.draws, s.losses, s.points,
          s."scoreFor", s."scoreAgainst", s."scoreDifference", s."adjustmentPoints", s.tiebreakers, s.qualified, COALESCE(g.position, 0) AS "orderGroup"
   FROM "Standing" s LEFT JOIN "Group" g ON g.id = s."groupId"
-  WHERE s."eventId" = $1 AND s."stageId" = $2${group}${after}
+  WHERE s."eventId" = $1${stage}${group}${after}
   ORDER BY ${STANDING_ORDER_KEY} LIMIT ${rows}`;
 });

@@ -3,8 +3,7 @@
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
-import { keysetPage } from '../../shared/pagination.ts';
-import { stageStandingPage, tiebreakerObject } from '../standings.ts';
+import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
 
@@ -59,15 +58,9 @@ builder.queryFields((t) => ({
 builder.objectFields(Event, (t) => ({
   standingPage: t.field({
     type: StandingPage,
-    description: 'Standings by stage, then rank; filters stageId and groupId.',
+    description: 'Standings by stage, then group, rank (tied rows by seed); filters stageId and groupId.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id() },
-    resolve: (event, args, ctx) =>
-      keysetPage({
-        binding: `standings|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
-        args,
-        order: ['stageId', 'rank', 'id'],
-        where: { eventId: event.id, ...(args.stageId ? { stageId: String(args.stageId) } : {}), ...(args.groupId ? { groupId: String(args.groupId) } : {}) },
-        find: (where, orderBy, take) => ctx.db.standing.findMany({ where, orderBy, take }),
-      }),
+    resolve: async (event, args, ctx) =>
+      (await eventStandingPage(ctx, event.id, { ...args, stageId: args.stageId == null ? null : String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId) })) as never,
   }),
 }));
