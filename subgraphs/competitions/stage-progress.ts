@@ -38,7 +38,9 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   const overlay = (rows: StandingsMatchRow[]) => rows.map((row) => (after.has(row.id) ? { ...row, ...after.get(row.id) } : row));
   // The group's matches as the report leaves them: its standings, and its next swiss round.
   const group: GroupKey[] = [grouped ? groupId : null];
-  const inputs = await readStandingsInputs(ctx, event.id, stage.id, grouped ? group : null);
+  // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
+  const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
+  const inputs = await readStandingsInputs(ctx, event.id, stage.id, grouped ? group : null, changing);
   const matches = overlay(inputs.matches);
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments: inputs.adjustments, final });
@@ -61,7 +63,7 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   // qualifiers of every group, not only the reported one.
   if ((stageDone || reopened) && settings.qualifiers) {
     if (grouped) {
-      const all = await readStandingsInputs(ctx, event.id, stage.id, null);
+      const all = await readStandingsInputs(ctx, event.id, stage.id, null, touched.map((m) => m.id));
       standings = compute(stageDone, overlay(all.matches));
       stored = all.stored;
     } else standings = compute(stageDone, matches, group);

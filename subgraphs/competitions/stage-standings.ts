@@ -190,12 +190,16 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
   return { statements, changes };
 }
 
-/** The stage's matches (of some groups; all when null) and adjustments, read once for the standings. */
-export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stageId: string, groups: readonly GroupKey[] | null) {
+/**
+ * The stage's matches (of some groups; all when null) and adjustments, read once for the standings.
+ * `changing`: when given, only the completed matches and these are read (what the standings count);
+ * a swiss group's next pairing needs all of them.
+ */
+export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stageId: string, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
   // A stage without groups keeps its matches under the group null: read them all.
   const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
   const [matches, adjustmentRows, stored] = await Promise.all([
-    ctx.sql<StandingsMatchRow>(STANDINGS_MATCHES_SQL, [eventId, stageId, groupFilter]),
+    ctx.sql<StandingsMatchRow>(STANDINGS_MATCHES_SQL, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
     ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
@@ -212,7 +216,7 @@ export async function recomputedStandings(
   stage: StandingsStage & { settings: unknown },
   extra: { participantId: string; points: number },
 ): Promise<{ statements: SqlStatement[]; changes: Change[] }> {
-  const inputs = await readStandingsInputs(ctx, eventId, stage.id, null);
+  const inputs = await readStandingsInputs(ctx, eventId, stage.id, null, []);
   const adjustments = new Map(inputs.adjustments);
   adjustments.set(extra.participantId, (adjustments.get(extra.participantId) ?? 0) + extra.points);
   const standings = computeStageStandings({

@@ -573,12 +573,16 @@ export interface StandingsMatchRow {
   loserToMatchId: string | null;
 }
 
-/** The matches of stage $2 (of event $1) in groups $3 (null: every match of the stage), with their round. */
+/**
+ * The matches of stage $2 (of event $1) in groups $3 (null: every match of the stage), with their
+ * round: all of them, or ($4) only the completed ones and matches $5 (those a report is changing).
+ */
 export const STANDINGS_MATCHES_SQL = `
   SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
          r.bracket, r.number AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
   FROM "Match" m LEFT JOIN "Round" r ON r.id = m."roundId"
-  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))`;
+  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
+    AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`;
 
 /** A standing as stored. */
 export interface StoredStandingRow {
