@@ -75,19 +75,21 @@ export async function chainNextStage(ctx: SubgraphContext, eventId: string, stag
   if (!next || storedSettings(next).seeding !== 'previous_stage') return none;
   const order = completed ? qualifierOrder(rows, groupOrderOf(stage.seeding as StageSeeding | null, rows), storedSettings(stage).qualifiers) : null;
   if (next.status !== 'pending') {
-    // Frozen at its start from this stage's qualifiers (eligible ones): they may not change under it.
-    const frozen = (next.seeding as StageSeeding | null)?.participantIds ?? [];
-    const now = order ? await eligible(ctx.db, order) : null;
-    if (!now || !sameJson(now, frozen)) {
+    // Frozen at its start from this stage's qualifiers: they may not change under it. Compared as
+    // they stood then (withdrawn ones included), so that a status changed since refuses nothing.
+    const frozen = next.seeding as (StageSeeding & { qualifierIds?: string[] }) | null;
+    if (!order || !sameJson(order, frozen?.qualifierIds ?? frozen?.participantIds ?? [])) {
       throw conflict(`Stage ${next.id} was seeded from this stage's qualifiers and has started: this change would change who qualified or in which order.`, 'next_stage_started');
     }
     return none;
   }
-  const preview: StageSeeding | null = order ? { method: 'previous_stage', randomSeed: null, participantIds: order, groups: null } : null;
+  // Shown as the start would freeze it now: qualifiers who withdrew are left out.
+  const shown = order ? await eligible(ctx.db, order) : null;
+  const preview: StageSeeding | null = shown ? { method: 'previous_stage', randomSeed: null, participantIds: shown, groups: null } : null;
   if (sameJson(next.seeding ?? null, preview)) return none;
   return {
     statements: [{ text: SET_STAGE_SEEDING_SQL, values: [next.id, preview ? JSON.stringify(preview) : null] }],
-    changes: [{ type: 'stage.seeded', resourceType: 'stage', resourceId: next.id, payload: { stageId: next.id, participantIds: order ?? [], groups: null, previousStageId: stage.id } }],
+    changes: [{ type: 'stage.seeded', resourceType: 'stage', resourceId: next.id, payload: { stageId: next.id, participantIds: shown ?? [], groups: null, previousStageId: stage.id } }],
   };
 }
 
@@ -101,8 +103,11 @@ export async function eligible(db: Db, ids: readonly string[]): Promise<string[]
   return ids.filter((id) => kept.has(id));
 }
 
-/** The seeding order of a stage seeded `previous_stage` at its start: the previous stage's qualifiers; 409 while there are none. */
-export async function previousStageOrder(ctx: SubgraphContext, eventId: string, stageId: string): Promise<string[]> {
+/**
+ * The seeding of a stage seeded `previous_stage` at its start: the previous stage's qualifiers in
+ * order (`qualifierIds`) and those of them who may still play; 409 while there are none.
+ */
+export async function previousStageOrder(ctx: SubgraphContext, eventId: string, stageId: string): Promise<{ qualifierIds: string[]; participantIds: string[] }> {
   const [previous] = await ctx.sql<NextStage & { format: string }>(PREVIOUS_STAGE_SQL, [eventId, stageId]);
   if (!previous) throw conflict('The stage is seeded from the previous stage but is the first stage of the event: set seeding to registration, random or manual.', 'no_previous_stage');
   if (previous.status !== 'completed') {
@@ -110,5 +115,5 @@ export async function previousStageOrder(ctx: SubgraphContext, eventId: string, 
   }
   const rows = await storedRows(ctx, eventId, previous.id);
   const order = qualifierOrder(rows, groupOrderOf(previous.seeding as StageSeeding | null, rows), storedSettings(previous).qualifiers);
-  return eligible(ctx.db, order);
+  return { qualifierIds: order, participantIds: await eligible(ctx.db, order) };
 }

@@ -40,7 +40,11 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   const group: GroupKey[] = [grouped ? groupId : null];
   // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
   const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
-  const inputs = await readStandingsInputs(ctx, event.id, stage.id, grouped ? group : null, changing);
+  // The stage's open matches are counted meanwhile: they decide whether it completes.
+  const [inputs, [open]] = await Promise.all([
+    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing),
+    ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
+  ]);
   const matches = overlay(inputs.matches);
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments: inputs.adjustments, final });
@@ -49,7 +53,6 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
 
   // A swiss round just completed: the next one is paired now.
   const paired = pairNextSwissRound(event.id, stage, group[0], matches, standings.get(group[0])!);
-  const [open] = await ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]);
   const stageDone =
     !paired &&
     stage.status === 'running' &&
@@ -63,7 +66,7 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   // qualifiers of every group, not only the reported one.
   if ((stageDone || reopened) && settings.qualifiers) {
     if (grouped) {
-      const all = await readStandingsInputs(ctx, event.id, stage.id, null, touched.map((m) => m.id));
+      const all = await readStandingsInputs(ctx, event.id, stage, null, touched.map((m) => m.id));
       standings = compute(stageDone, overlay(all.matches));
       stored = all.stored;
     } else standings = compute(stageDone, matches, group);

@@ -27,6 +27,9 @@ export interface StandingsStage {
   seeding: unknown;
 }
 
+/** Formats whose standings (elimination) or pairing (swiss) need each match's bracket and round. */
+const ROUND_FORMATS = new Set(['single_elimination', 'double_elimination', 'swiss']);
+
 /** Standings are computed for stages the platform started (a frozen seeding); others keep what was entered. */
 export const hasComputedStandings = (stage: StandingsStage) => stage.status !== 'pending' && stage.seeding != null;
 
@@ -41,7 +44,8 @@ export function standingsMatch(row: StandingsMatchRow): StandingsMatch | null {
     return { kind: 'ffa', results, isFreeWin: row.isFreeWin };
   }
   const forfeit = row.forfeit as 'a' | 'b' | null;
-  const slot = winnerSlot({ ...row, participantA: row.participantAId, participantB: row.participantBId, forfeit });
+  // The fields winnerSlot reads, named as it names them (no copy of the row: this runs per match).
+  const slot = winnerSlot({ status: row.status, isFreeWin: row.isFreeWin, participantA: row.participantAId, participantB: row.participantBId, scoreA: row.scoreA, scoreB: row.scoreB, forfeit });
   return {
     participantA: row.participantAId,
     participantB: row.participantBId,
@@ -195,11 +199,13 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
  * `changing`: when given, only the completed matches and these are read (what the standings count);
  * a swiss group's next pairing needs all of them.
  */
-export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stageId: string, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
+export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stage: { id: string; format: string }, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
+  const stageId = stage.id;
   // A stage without groups keeps its matches under the group null: read them all.
   const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
+  const text = ROUND_FORMATS.has(stage.format) ? STANDINGS_MATCHES_SQL.withRounds : STANDINGS_MATCHES_SQL.resultsOnly;
   const [matches, adjustmentRows, stored] = await Promise.all([
-    ctx.sql<StandingsMatchRow>(STANDINGS_MATCHES_SQL, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
+    ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
     ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
@@ -216,7 +222,7 @@ export async function recomputedStandings(
   stage: StandingsStage & { settings: unknown },
   extra: { participantId: string; points: number },
 ): Promise<{ statements: SqlStatement[]; changes: Change[] }> {
-  const inputs = await readStandingsInputs(ctx, eventId, stage.id, null, []);
+  const inputs = await readStandingsInputs(ctx, eventId, stage, null, []);
   const adjustments = new Map(inputs.adjustments);
   adjustments.set(extra.participantId, (adjustments.get(extra.participantId) ?? 0) + extra.points);
   const standings = computeStageStandings({

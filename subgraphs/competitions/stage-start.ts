@@ -58,6 +58,12 @@ interface StageRow {
 /** The settings stored on a stage (validated when written). */
 export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
 
+/** Seeds dealt over the groups in a snake (1→A, 2→B, 3→B, 4→A, …). */
+function dealtOver(groupIds: string[], participantIds: string[]) {
+  const dealt = snakeDistribution(participantIds.length, groupIds.length);
+  return groupIds.map((groupId, g) => ({ groupId, participantIds: participantIds.filter((_, index) => dealt[index] === g) }));
+}
+
 /** The field a swiss stage's default rounds suit: its smallest group, or the whole stage. */
 const fieldSize = (seeding: StageSeeding) => (seeding.groups?.length ? Math.min(...seeding.groups.map((group) => group.participantIds.length)) : seeding.participantIds.length);
 
@@ -153,11 +159,12 @@ async function freezeSeeding(ctx: SubgraphContext, stage: StageRow, eventId: str
   const method = storedSettings(stage).seeding ?? 'registration';
   const grouped = groupsPlayed(stage.format, groupIds);
   if (method === 'previous_stage') {
-    // The previous stage's qualifiers, dealt over this stage's groups in a snake.
-    const participantIds = await previousStageOrder(ctx, eventId, stage.id);
-    if (!grouped) return { method, randomSeed: null, participantIds, groups: null };
-    const dealt = snakeDistribution(participantIds.length, groupIds.length);
-    return { method, randomSeed: null, participantIds, groups: groupIds.map((groupId, g) => ({ groupId, participantIds: participantIds.filter((_, index) => dealt[index] === g) })) };
+    // The previous stage's qualifiers, dealt over this stage's groups in a snake. Their order as it
+    // stood (qualifierIds, withdrawn ones included) is kept with the seeding: corrections of the
+    // previous stage are checked against it (stage-chain.ts); reads do not show it.
+    const { qualifierIds, participantIds } = await previousStageOrder(ctx, eventId, stage.id);
+    const groups = grouped ? dealtOver(groupIds, participantIds) : null;
+    return { method, randomSeed: null, participantIds, groups, qualifierIds } as StageSeeding;
   }
   const { ids, groupOf } = await stageParticipants(ctx.db, eventId, groupIds);
   let participantIds: string[];
@@ -212,7 +219,7 @@ export function startStage(ctx: SubgraphContext, eventId: string, stageId: strin
 
       const stored = generatedStatements(eventId, stageId, stage.bestOf, generated);
       // The standings exist from the start: every participant at zero (byes already counted).
-      const inputs = await readStandingsInputs(ctx, eventId, stageId, null);
+      const inputs = await readStandingsInputs(ctx, eventId, stage, null);
       const standings = computeStageStandings({ format, settings, seeding, matches: generated.matches.map(standingsRowOf), adjustments: inputs.adjustments, final: false });
       const written = standingsWrites(eventId, stageId, standings, inputs.stored, inputs.adjustments);
       const changes: Change[] = [

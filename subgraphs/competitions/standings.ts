@@ -47,7 +47,7 @@ export async function eventStandingPage(ctx: SubgraphContext, eventId: string, a
 
 function afterOf(binding: string, cursor: string | null | undefined): unknown[] | null {
   const after = decodeCursor(binding, cursor);
-  if (after && (after.length !== 5 || typeof after[0] !== 'string' || !after.slice(1, 4).every((value) => Number.isInteger(value)) || typeof after[4] !== 'string')) {
+  if (after && (after.length !== 6 || !Number.isInteger(after[0]) || typeof after[1] !== 'string' || !after.slice(2, 5).every((value) => Number.isInteger(value)) || typeof after[5] !== 'string')) {
     throw validationFailed('cursor is not valid.', [{ field: 'cursor', issue: 'invalid' }]);
   }
   return after;
@@ -55,12 +55,12 @@ function afterOf(binding: string, cursor: string | null | undefined): unknown[] 
 
 async function readPage(ctx: SubgraphContext, eventId: string, filter: { stageId: string | null; groupId: string | null }, after: unknown[] | null, limit: number, binding: string): Promise<Page<StandingReadRow>> {
   const params: unknown[] = [eventId, ...(filter.stageId ? [filter.stageId] : []), ...(filter.groupId ? [filter.groupId] : []), ...(after ?? [])];
-  const rows = await ctx.sql<StandingReadRow & { orderGroup: number }>(standingPageStatement({ stage: Boolean(filter.stageId), group: Boolean(filter.groupId), after: Boolean(after) }, limit + 1), params);
+  const rows = await ctx.sql<StandingReadRow & { orderGroup: number; orderStage: number }>(standingPageStatement({ stage: Boolean(filter.stageId), group: Boolean(filter.groupId), after: Boolean(after) }, limit + 1), params);
   return pageOf(
     rows,
     limit,
     binding,
-    (row) => [row.stageId, row.orderGroup, row.rank, row.seed ?? 0, row.participantId],
-    ({ orderGroup: _group, ...row }) => row,
+    (row) => [row.orderStage, row.stageId, row.orderGroup, row.rank, row.seed ?? 0, row.participantId],
+    ({ orderGroup: _group, orderStage: _stage, ...row }) => row,
   );
 }

@@ -541,8 +541,8 @@ export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE 
  * of its event not completed.
  */
 export const OPEN_STAGE_MATCHES_SQL = `
-  SELECT (SELECT count(*)::int FROM "Match" WHERE "stageId" = $1 AND status NOT IN ('completed', 'cancelled') AND NOT (id = ANY($2::text[]))) AS matches,
-         (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "stageId" = $1 GROUP BY "groupId") g) AS rounds,
+  SELECT (SELECT count(*)::int FROM "Match" WHERE "eventId" = s."eventId" AND "stageId" = $1 AND status NOT IN ('completed', 'cancelled') AND NOT (id = ANY($2::text[]))) AS matches,
+         (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "eventId" = s."eventId" AND "stageId" = $1 GROUP BY "groupId") g) AS rounds,
          (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> $1 AND o.status <> 'completed') AS "otherStages"
   FROM "Stage" s WHERE s.id = $1`;
 
@@ -577,12 +577,22 @@ export interface StandingsMatchRow {
  * The matches of stage $2 (of event $1) in groups $3 (null: every match of the stage), with their
  * round: all of them, or ($4) only the completed ones and matches $5 (those a report is changing).
  */
-export const STANDINGS_MATCHES_SQL = `
+export const STANDINGS_MATCHES_SQL = {
+  /** Elimination and swiss stages: where each match sits (bracket, round) counts. */
+  withRounds: `
   SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
          r.bracket, r.number AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
   FROM "Match" m LEFT JOIN "Round" r ON r.id = m."roundId"
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
-    AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`;
+    AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
+  /** The other formats: the results alone. */
+  resultsOnly: `
+  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
+         NULL AS bracket, NULL::int AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
+  FROM "Match" m
+  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
+    AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
+};
 
 /** A standing as stored. */
 export interface StoredStandingRow {
@@ -628,14 +638,16 @@ export const UPSERT_STANDINGS_SQL = `
 
 export const DELETE_STANDINGS_SQL = `DELETE FROM "Standing" WHERE id = ANY($1::text[])`;
 
-/** A stored standing as reads answer it. */
+/** A stored standing as reads answer it, with its participant's team. */
 export interface StandingReadRow extends StoredStandingRow {
   eventId: string;
   stageId: string;
+  teamName: string;
+  teamLogoUrl: string | null;
 }
 
-/** The keyset order of standings: stage, group position, rank, seed (ties), participant. */
-const STANDING_ORDER_KEY = `s."stageId", COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
+/** The keyset order of standings: stage (by position), group position, rank, seed (ties), participant. */
+const STANDING_ORDER_KEY = `st.position, s."stageId", COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
 
 /**
  * A page of event $1's standings, of one stage and one group when those filters are on (their values
@@ -645,11 +657,13 @@ export const standingPageStatement = pageStatements<{ stage: boolean; group: boo
   let at = 2;
   const stage = filters.stage ? ` AND s."stageId" = $${at++}` : '';
   const group = filters.group ? ` AND s."groupId" = $${at++}` : '';
-  const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::text, $${at + 1}::int, $${at + 2}::int, $${at + 3}::int, $${at + 4}::text)` : '';
+  const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::int, $${at + 1}::text, $${at + 2}::int, $${at + 3}::int, $${at + 4}::int, $${at + 5}::text)` : '';
   return `
   SELECT s.id, s."eventId", s."stageId", s."groupId", s."participantId", s.rank, s.seed, s.played, s.wins, s.draws, s.losses, s.points,
-         s."scoreFor", s."scoreAgainst", s."scoreDifference", s."adjustmentPoints", s.tiebreakers, s.qualified, COALESCE(g.position, 0) AS "orderGroup"
-  FROM "Standing" s LEFT JOIN "Group" g ON g.id = s."groupId"
+         s."scoreFor", s."scoreAgainst", s."scoreDifference", s."adjustmentPoints", s.tiebreakers, s.qualified, COALESCE(g.position, 0) AS "orderGroup",
+         st.position AS "orderStage", t.name AS "teamName", t."logoUrl" AS "teamLogoUrl"
+  FROM "Standing" s JOIN "Stage" st ON st.id = s."stageId" LEFT JOIN "Group" g ON g.id = s."groupId"
+  JOIN "Participant" p ON p.id = s."participantId" JOIN "Team" t ON t.id = p."teamId"
   WHERE s."eventId" = $1${stage}${group}${after}
   ORDER BY ${STANDING_ORDER_KEY} LIMIT ${rows}`;
 });

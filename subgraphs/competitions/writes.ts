@@ -218,7 +218,7 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
       // A participant belongs to a stage (group) when it stands or plays there, or chose that group.
       const where = { stageId: input.stageId, ...(input.groupId ? { groupId: input.groupId } : {}) };
       const [standing, matches] = await Promise.all([
-        db.standing.findFirst({ where: { ...where, participantId: input.participantId }, select: { id: true } }),
+        db.standing.findFirst({ where: { ...where, participantId: input.participantId }, select: { id: true, groupId: true } }),
         db.match.count({ where: { ...where, OR: [{ participantAId: input.participantId }, { participantBId: input.participantId }] } }),
       ]);
       const chose = input.groupId ? participant.selectedGroupIds.includes(input.groupId) : false;
@@ -231,7 +231,7 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
       const stage = await db.stage.findUniqueOrThrow({ where: { id: input.stageId }, select: { id: true, format: true, status: true, settings: true, seeding: true } });
       const standings = hasComputedStandings(stage)
         ? await recomputedStandings(ctx, eventId, stage, { participantId: input.participantId, points: input.points })
-        : { statements: standing ? [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }] : [], changes: [] };
+        : handEntered(standing, input);
       return {
         resourceId: adjustmentId,
         changed: true,
@@ -249,6 +249,17 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
       };
     },
   });
+}
+
+/** A standing entered by hand takes the points as they are (nothing ranks it again): its table moved. */
+function handEntered(standing: { id: string; groupId: string | null } | null, input: { participantId: string; stageId: string; points: number }) {
+  if (!standing) return { statements: [], changes: [] };
+  return {
+    statements: [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }],
+    changes: [
+      { type: 'standings.updated', resourceType: 'standings', resourceId: standing.groupId ?? input.stageId, payload: { stageId: input.stageId, groupId: standing.groupId, participantIds: [input.participantId] } },
+    ],
+  };
 }
 
 // ── participants ─────────────────────────────────────────────────────────────

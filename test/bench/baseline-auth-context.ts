@@ -12,6 +12,7 @@ import { esportsMatchHandler } from './baseline-esports-match.ts';
 import { eventListHandler } from './baseline-event-list.ts';
 import { playerStatisticsHandler } from './baseline-player-statistics.ts';
 import { v1MatchesHandler } from './baseline-v1-matches.ts';
+import { v1StandingsHandler } from './baseline-v1-standings.ts';
 
 export async function startBaseline(databaseUrl: string, port = 0) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
@@ -21,12 +22,14 @@ export async function startBaseline(databaseUrl: string, port = 0) {
   const eventList = eventListHandler(pool);
   const playerStatistics = playerStatisticsHandler(pool);
   const v1Matches = v1MatchesHandler(pool);
+  const v1Standings = v1StandingsHandler(pool);
   app.use(async (ctx) => {
     if (ctx.method === 'GET' && /^\/api\/v2\/esports\/matches\/[^/]+$/.test(ctx.path)) return esportsMatch(ctx);
     if (ctx.method === 'POST' && /^\/api\/v2\/events\/[^/]+\/stages$/.test(ctx.path)) return createStage(ctx);
     if (ctx.method === 'GET' && /^\/api\/v2\/organisations\/[^/]+\/events$/.test(ctx.path)) return eventList(ctx);
     if (ctx.method === 'GET' && /^\/api\/v2\/events\/[^/]+\/statistics\/players$/.test(ctx.path)) return playerStatistics(ctx);
     if (ctx.method === 'GET' && /^\/api\/v1\/events\/[^/]+\/matches$/.test(ctx.path)) return v1Matches(ctx);
+    if (ctx.method === 'GET' && /^\/api\/v1\/events\/[^/]+\/standings$/.test(ctx.path)) return v1Standings(ctx);
     if (ctx.path !== '/api/v2/auth/context') {
       ctx.status = 404;
       return;

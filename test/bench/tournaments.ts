@@ -1,10 +1,12 @@
 // Tournament benchmarks: starting a 1,024-participant double-elimination stage (about 2,050 matches,
 // one transaction with batched inserts) through the API, as the compiled server runs it; and reading a
 // stage of more than 512 matches page by page, each page timed, to show the cost per page stays flat
-// (keyset pages: the last costs what the first does); and reporting results, each of which recomputes
-// the stage's standings in its transaction.
+// (keyset pages: the last costs what the first does); reporting results, each of which recomputes
+// the stage's standings in its transaction, side by side with reports no stage engine follows; and
+// the standings read side by side with a hand-written Koa + pg handler.
+// BENCH_TOURNAMENT_PART=standings runs the side-by-side parts alone.
 import pg from 'pg';
-import { startBenchServer } from './support.ts';
+import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app', 'content-type': 'application/json' };
 
@@ -74,11 +76,112 @@ async function reportAll(base: string, eventId: string, stageId: string, count: 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
+/** Every match of a stage (paged through the API). */
+async function stageMatches(base: string, eventId: string, stageId: string) {
+  const matches: { id: string; status: string; opponentA: unknown; opponentB: unknown }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await send(base, 'GET', `/api/v2/events/${eventId}/stages/${stageId}/matches?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    matches.push(...page.body.data);
+    cursor = page.body.meta.nextCursor;
+  } while (cursor);
+  return matches;
+}
+
+/** `count` scheduled matches between the event's participants in a stage nobody started: reports of them run no stage engine. */
+async function plainMatches(databaseUrl: string, eventId: string, count: number) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`INSERT INTO "Stage" (id, "eventId", name, format, "bestOf", position) VALUES ($1 || '_stage', $1, 'Hand-kept', 'round_robin', 1, 1)`, [eventId]);
+    await client.query(
+      `INSERT INTO "Match" (id, "eventId", "stageId", "participantAId", "participantBId", "bestOf", status, "createdAt", "updatedAt")
+       SELECT $1 || '_m' || n, $1, $1 || '_stage', $1 || '_p' || (n % 64 + 1), $1 || '_p' || ((n + 1) % 64 + 1), 1, 'scheduled', now(), now()
+       FROM generate_series(1, $2::int) AS n`,
+      [eventId, count],
+    );
+    const { rows } = await client.query<{ id: string }>(`SELECT id FROM "Match" WHERE "eventId" = $1 ORDER BY id`, [eventId]);
+    await client.query('ANALYZE');
+    return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+
+/**
+ * Every result of a 64-participant round robin (2,016 matches, one group) reported in turn, each
+ * beside a report of a match that no stage engine follows (same event size, same body): the cost of
+ * propagation, standings and follow-ups, side by side in one run.
+ */
+async function reportsSideBySide(base: string, databaseUrl: string) {
+  const rr = await startStage(base, 'evt_bench_rr', 'round_robin');
+  const engine = (await stageMatches(base, 'evt_bench_rr', rr.stageId)).map((m) => m.id);
+  const plain = await plainMatches(databaseUrl, 'evt_bench_plain', engine.length);
+  const revisions = { evt_bench_rr: Number(JSON.parse((await send(base, 'GET', '/api/v2/events/evt_bench_rr')).etag!)), evt_bench_plain: Number(JSON.parse((await send(base, 'GET', '/api/v2/events/evt_bench_plain')).etag!)) };
+  const report = async (eventId: keyof typeof revisions, matchId: string) => {
+    const started = performance.now();
+    const answer = await send(base, 'PATCH', `/api/v2/events/${eventId}/matches/${matchId}`, { status: 'completed', scoreA: 2, scoreB: 1 }, { 'if-match': `"${revisions[eventId]}"` });
+    const ms = performance.now() - started;
+    if (answer.status !== 200) throw new Error(`report answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    revisions[eventId] = answer.body.data.revision;
+    return ms;
+  };
+  const times = { engine: [] as number[], plain: [] as number[] };
+  for (let i = 0; i < engine.length; i++) {
+    // Alternating which goes first, so that neither always follows the other.
+    if (i % 2) times.plain.push(await report('evt_bench_plain', plain[i]));
+    times.engine.push(await report('evt_bench_rr', engine[i]));
+    if (!(i % 2)) times.plain.push(await report('evt_bench_plain', plain[i]));
+  }
+  const med = (values: number[]) => percentile(values, 0.5);
+  const lastEngine = times.engine.slice(-200);
+  const lastPlain = times.plain.slice(-200);
+  console.log(
+    `\nReporting all 2,016 results of a 64-participant round robin (propagation, standings of 64 from up to 2,016 results, follow-ups), each beside a report of a match no stage engine follows:\n` +
+      `  median ${med(times.engine).toFixed(1)} ms against ${med(times.plain).toFixed(1)} ms: ${(med(times.engine) / med(times.plain)).toFixed(2)}× (target ≤ 1.5×); ` +
+      `last 200 (the most results to count): ${(med(lastEngine) / med(lastPlain)).toFixed(2)}×; p90 ${percentile(times.engine, 0.9).toFixed(1)} against ${percentile(times.plain, 0.9).toFixed(1)} ms`,
+  );
+  return rr.stageId;
+}
+
+/** The v1 standings page of the round robin through the facade and through the hand-written handler, side by side. */
+async function standingsReadSideBySide(base: string, databaseUrl: string, stageId: string) {
+  const baseline = await startBenchServer('baseline', databaseUrl);
+  try {
+    const KEY = { 'x-api-key': 'demo-org-key-0001' };
+    const path = `/api/v1/events/evt_bench_rr/standings?stageId=${stageId}`;
+    const [ours, theirs] = await Promise.all([base, baseline.url].map((url) => fetch(`${url}${path}`, { headers: KEY })));
+    const [ourBody, theirBody] = await Promise.all([ours.text(), theirs.text()]);
+    if (ourBody !== theirBody) throw new Error(`the hand-written standings do not answer the same bytes:\n${ourBody.slice(0, 400)}\n${theirBody.slice(0, 400)}`);
+    if (ours.headers.get('etag') !== theirs.headers.get('etag')) throw new Error('the hand-written standings do not answer the same ETag');
+    const targets = { 'v1 REST facade': `${base}${path}`, 'hand-written': `${baseline.url}${path}` };
+    for (const [name, url] of Object.entries(targets)) await load({ name, url, headers: KEY, seconds: 1 });
+    const runs: Record<string, LoadResult> = {};
+    for (let round = 0; round < 2; round++) {
+      for (const [name, url] of Object.entries(targets)) {
+        const result = await load({ name, url, headers: KEY, seconds: Number(process.env.BENCH_SECONDS ?? 5) });
+        if (!runs[name] || result.rps > runs[name].rps) runs[name] = result;
+      }
+    }
+    printTable('GET /api/v1/events/{eventId}/standings?stageId=… (page of 20 of 64), 32 connections', Object.values(runs), runs['hand-written']);
+    console.log(`v1 standings REST / hand-written = ${(runs['v1 REST facade'].rps / runs['hand-written'].rps).toFixed(2)} (target ≥ 0.5)`);
+    const failures = Object.values(runs).reduce((total, run) => total + run.non2xx, 0);
+    if (failures) throw new Error(`${failures} requests failed during the benchmark`);
+  } finally {
+    await baseline.stop();
+  }
+}
+
 export async function tournamentBench(databaseUrl: string) {
   await eventWithTeams(databaseUrl, 'evt_bench_de', 1024);
   await eventWithTeams(databaseUrl, 'evt_bench_league', 33);
+  await eventWithTeams(databaseUrl, 'evt_bench_rr', 64);
+  await eventWithTeams(databaseUrl, 'evt_bench_plain', 64);
   const server = await startBenchServer('platform', databaseUrl);
   try {
+    if (process.env.BENCH_TOURNAMENT_PART !== 'standings') {
     const base = server.url;
     const cpu = server.cpuMs();
     const de = await startStage(base, 'evt_bench_de', 'double_elimination');
@@ -119,6 +222,9 @@ export async function tournamentBench(databaseUrl: string) {
     // And 64 first-round results of the 1,024-participant double elimination (2,046 matches in the stage).
     const deReports = await reportAll(base, 'evt_bench_de', de.stageId, 64);
     console.log(`Reporting 64 results in the 1,024-participant double elimination: median ${median(deReports).toFixed(1)} ms per report`);
+    }
+    const stageId = await reportsSideBySide(server.url, databaseUrl);
+    await standingsReadSideBySide(server.url, databaseUrl, stageId);
   } finally {
     await server.stop();
   }

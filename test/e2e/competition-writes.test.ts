@@ -259,6 +259,9 @@ describe('standing adjustments', () => {
     expect(response.status).toBe(201);
     expect(response.body.data.resourceId).toMatch(/^adj_/);
     expect((await server.db.prisma.standing.findUniqueOrThrow({ where: { id: 'std_open_a_alpha' } })).points).toBe(before.points - 2);
+    // A standing entered by hand: its table moved, nothing ranks it again.
+    const logged = await server.db.prisma.changeLog.findMany({ where: { eventId: 'evt_open', revision: response.body.data.revision }, orderBy: { sequence: 'asc' } });
+    expect(logged.map((c) => [c.type, (c.payload as { groupId?: string }).groupId ?? null])).toEqual([['standing.adjusted', 'grp_open_a'], ['standings.updated', 'grp_open_a']]);
   });
 
   it('refuses a participant outside that stage or group, and zero points', async () => {

@@ -3,10 +3,12 @@
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
+import type { StandingReadRow } from '../statements.ts';
 import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
 
+type Read = Partial<Pick<StandingReadRow, 'teamName' | 'teamLogoUrl'>>;
 const team = async (ctx: SubgraphContext, participantId: string) => {
   const participant = await ctx.loaders.participant.load(participantId);
   return participant ? ctx.loaders.team.load(participant.teamId) : null;
@@ -20,8 +22,9 @@ export const Standing = builder.objectRef<StandingRow>('Standing').implement({
     stageId: t.exposeID('stageId'),
     groupId: t.exposeID('groupId', { nullable: true }),
     participantId: t.exposeID('participantId'),
-    name: t.string({ nullable: true, description: "The team's name.", resolve: async (row, _args, ctx) => (await team(ctx, row.participantId))?.name ?? null }),
-    logoUrl: t.string({ nullable: true, resolve: async (row, _args, ctx) => (await team(ctx, row.participantId))?.logoUrl ?? null }),
+    // Standing reads bring the team with the row (one statement); loaders answer any other source.
+    name: t.string({ nullable: true, description: "The team's name.", resolve: async (row, _args, ctx) => (row as Read).teamName ?? (await team(ctx, row.participantId))?.name ?? null }),
+    logoUrl: t.string({ nullable: true, resolve: async (row, _args, ctx) => ('teamName' in row ? (row as Read).teamLogoUrl : (await team(ctx, row.participantId))?.logoUrl) ?? null }),
     rank: t.exposeInt('rank', { description: 'Tied rows share a rank (1, 2, 2, 4) only when every tiebreaker is equal.' }),
     seed: t.exposeInt('seed', { nullable: true, description: "The participant's seed in the stage; null on a standing not computed from a stage the platform started." }),
     played: t.exposeInt('played'),
