@@ -46,8 +46,9 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
     ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
   ]);
   const matches = overlay(inputs.matches);
+  let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
-    computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments: inputs.adjustments, final });
+    computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments, final });
   let standings = compute(stage.status === 'completed', matches, group);
   let stored = inputs.stored;
 
@@ -67,12 +68,13 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   if ((stageDone || reopened) && settings.qualifiers) {
     if (grouped) {
       const all = await readStandingsInputs(ctx, event.id, stage, null, touched.map((m) => m.id));
+      adjustments = all.adjustments;
       standings = compute(stageDone, overlay(all.matches));
       stored = all.stored;
     } else standings = compute(stageDone, matches, group);
   }
   // The standings first: a consumer reads the table the new round was paired from.
-  const written = standingsWrites(event.id, stage.id, standings, stored, inputs.adjustments);
+  const written = standingsWrites(event.id, stage.id, standings, stored, adjustments);
   statements.push(...written.statements);
   changes.push(...written.changes);
   if (paired) {

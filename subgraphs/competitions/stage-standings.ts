@@ -55,7 +55,8 @@ export function standingsMatch(row: StandingsMatchRow): StandingsMatch | null {
     isDraw: slot === null && !row.isFreeWin && !forfeit && row.scoreA !== null && row.scoreA === row.scoreB,
     isFreeWin: row.isFreeWin,
     isForfeit: forfeit !== null,
-    bracket: row.bracket as Bracket | null,
+    // Absent outside elimination and swiss stages (STANDINGS_MATCHES_SQL.resultsOnly).
+    bracket: (row.bracket ?? null) as Bracket | null,
     roundNumber: row.roundNumber ?? undefined,
     winnerTo: row.winnerToMatchId ? { matchKey: row.winnerToMatchId, slot: 'a' } : null,
     loserTo: row.loserToMatchId ? { matchKey: row.loserToMatchId, slot: 'a' } : null,
@@ -199,17 +200,21 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
  * `changing`: when given, only the completed matches and these are read (what the standings count);
  * a swiss group's next pairing needs all of them.
  */
-export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stage: { id: string; format: string }, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
+export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stage: { id: string; format: string; status: string }, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
   const stageId = stage.id;
   // A stage without groups keeps its matches under the group null: read them all.
   const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
   const text = ROUND_FORMATS.has(stage.format) ? STANDINGS_MATCHES_SQL.withRounds : STANDINGS_MATCHES_SQL.resultsOnly;
+  // A started stage's stored rows carry each participant's adjustments (every adjustment rewrites
+  // them): only a start reads the adjustments themselves.
+  const started = stage.status !== 'pending';
   const [matches, adjustmentRows, stored] = await Promise.all([
     ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
-    ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
+    started ? null : ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
-  return { matches, adjustments: new Map(adjustmentRows.map((row) => [row.participantId, row.points])), stored };
+  const adjustments = adjustmentRows ? adjustmentRows.map((row) => [row.participantId, row.points] as const) : stored.filter((row) => row.adjustmentPoints).map((row) => [row.participantId, row.adjustmentPoints] as const);
+  return { matches, adjustments: new Map(adjustments), stored };
 }
 
 /**

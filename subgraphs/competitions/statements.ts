@@ -585,10 +585,9 @@ export const STANDINGS_MATCHES_SQL = {
   FROM "Match" m LEFT JOIN "Round" r ON r.id = m."roundId"
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
-  /** The other formats: the results alone. */
+  /** The other formats: the results alone (the fewer columns, the less a report of a big league reads). */
   resultsOnly: `
-  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
-         NULL AS bracket, NULL::int AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
+  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents
   FROM "Match" m
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
