@@ -666,3 +666,46 @@ export const standingPageStatement = pageStatements<{ stage: boolean; group: boo
   WHERE s."eventId" = $1${stage}${group}${after}
   ORDER BY ${STANDING_ORDER_KEY} LIMIT ${rows}`;
 });
+
+/**
+ * Each participant's record over the completed duels of stage $2 (event $1) in groups $3 (null: all),
+ * matches $4 left out (those a report is changing): what computeStandings would count from them
+ * (tournament/standings.ts; the winner as progression's winnerSlot decides it). One row per
+ * participant however many matches.
+ */
+export const STANDINGS_TOTALS_SQL = `
+  WITH m AS (
+    SELECT "participantAId" AS a, "participantBId" AS b, "scoreA" AS sa, "scoreB" AS sb,
+      CASE WHEN forfeit IS NOT NULL THEN CASE forfeit WHEN 'a' THEN 'b' ELSE 'a' END
+           WHEN "isFreeWin" THEN CASE WHEN "participantAId" IS NOT NULL THEN 'a' WHEN "participantBId" IS NOT NULL THEN 'b' END
+           WHEN "scoreA" IS NULL OR "scoreB" IS NULL OR "scoreA" = "scoreB" THEN NULL
+           WHEN "scoreA" > "scoreB" THEN 'a' ELSE 'b' END AS won,
+      COALESCE(forfeit IS NULL AND NOT "isFreeWin" AND "scoreA" = "scoreB", false) AS draw
+    FROM "Match"
+    WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[])) AND status = 'completed'
+      AND opponents IS NULL AND NOT (id = ANY($4::text[]))
+  ), sides AS (
+    SELECT a AS p, b AS o, COALESCE(won = 'a', false) AS win, draw, sa AS own, sb AS other FROM m WHERE a IS NOT NULL
+    UNION ALL
+    SELECT b, a, COALESCE(won = 'b', false), draw, sb, sa FROM m WHERE b IS NOT NULL
+  )
+  SELECT p AS "participantId",
+    (count(*) FILTER (WHERE o IS NOT NULL OR win))::int AS played,
+    (count(*) FILTER (WHERE win))::int AS wins,
+    (count(*) FILTER (WHERE o IS NOT NULL AND NOT win AND draw))::int AS draws,
+    (count(*) FILTER (WHERE o IS NOT NULL AND NOT win AND NOT draw))::int AS losses,
+    COALESCE(sum(own) FILTER (WHERE o IS NOT NULL), 0)::int AS "scoreFor",
+    COALESCE(sum(other) FILTER (WHERE o IS NOT NULL), 0)::int AS "scoreAgainst"
+  FROM sides
+  GROUP BY p`;
+
+/**
+ * The completed duels of stage $2 (event $1) in groups $3 (null: all) between two participants of the
+ * same set (participants $4, their sets $5), matches $6 left out: what head_to_head reads.
+ */
+export const LEVEL_MATCHES_SQL = `
+  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents
+  FROM unnest($4::text[], $5::int[]) AS x(id, set)
+  JOIN "Match" m ON m."eventId" = $1 AND m."stageId" = $2 AND m."participantAId" = x.id
+  JOIN unnest($4::text[], $5::int[]) AS y(id, set) ON y.id = m."participantBId" AND y.set = x.set
+  WHERE ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed' AND NOT (m.id = ANY($6::text[]))`;
