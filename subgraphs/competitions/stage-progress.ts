@@ -9,13 +9,9 @@ import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, storedRows } from './stage-chain.ts';
-import { computeStageStandings, countsFromTotals, readStandingsInputs, readTotals, standingsFromTotals, standingsWrites, type GroupKey } from './stage-standings.ts';
+import { computeStageStandings, readStandingsInputs, standingsWrites, type GroupKey } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
 import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow } from './statements.ts';
-
-/** The report's matches as full rows of the group (what the standings count of them). */
-const touchedRows = (touched: TouchedMatch[], groupId: string | null): StandingsMatchRow[] =>
-  touched.map((m) => ({ isFreeWin: false, bracket: null, roundNumber: null, winnerToMatchId: null, loserToMatchId: null, ...m, groupId }));
 
 /** Match statuses that end a match: nothing more is played in it. */
 const FINISHED = new Set(['completed', 'cancelled']);
@@ -42,24 +38,18 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   const overlay = (rows: StandingsMatchRow[]) => rows.map((row) => (after.has(row.id) ? { ...row, ...after.get(row.id) } : row));
   // The group's matches as the report leaves them: its standings, and its next swiss round.
   const group: GroupKey[] = [grouped ? groupId : null];
-  // Swiss pairs from every match of the group; the other formats' standings count the completed ones,
-  // and round robin and league count them from totals the database sums (stage-standings.ts).
-  const touchedIds = touched.map((m) => m.id);
-  const changing = stage.format === 'swiss' ? undefined : touchedIds;
-  const fromTotals = countsFromTotals(stage.format, settings);
+  // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
+  const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
   // The stage's open matches are counted meanwhile: they decide whether it completes.
-  const [inputs, [open], counted] = await Promise.all([
-    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !fromTotals }),
-    ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touchedIds]),
-    fromTotals ? readTotals(ctx, event.id, stage.id, group[0], touchedIds) : null,
+  const [inputs, [open]] = await Promise.all([
+    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing),
+    ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
   ]);
   const matches = overlay(inputs.matches);
   let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments, final });
-  let standings = counted
-    ? new Map([[group[0], await standingsFromTotals(ctx, event.id, stage, { settings, seeding, groupId: group[0], counted, touched: touchedRows(touched, groupId), adjustments, final: stage.status === 'completed' })]])
-    : compute(stage.status === 'completed', matches, group);
+  let standings = compute(stage.status === 'completed', matches, group);
   let stored = inputs.stored;
 
   // A swiss round just completed: the next one is paired now.
@@ -76,7 +66,7 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   // Qualification is final with the stage: completing (or reopening) it marks (or clears) the
   // qualifiers of every group, not only the reported one.
   if ((stageDone || reopened) && settings.qualifiers) {
-    if (grouped || fromTotals) {
+    if (grouped) {
       const all = await readStandingsInputs(ctx, event.id, stage, null, touched.map((m) => m.id));
       adjustments = all.adjustments;
       standings = compute(stageDone, overlay(all.matches));

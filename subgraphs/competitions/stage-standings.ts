@@ -11,8 +11,6 @@ import { chainNextStage } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import {
   DELETE_STANDINGS_SQL,
-  LEVEL_MATCHES_SQL,
-  STANDINGS_TOTALS_SQL,
   STAGE_ADJUSTMENTS_SQL,
   STANDINGS_MATCHES_SQL,
   STORED_STANDINGS_SQL,
@@ -20,18 +18,7 @@ import {
   type StandingsMatchRow,
   type StoredStandingRow,
 } from './statements.ts';
-import {
-  computeStandings,
-  DEFAULT_POINTS,
-  winnerSlot,
-  type Bracket,
-  type MatchTotals,
-  type ResolvedStageSettings,
-  type StageFormat,
-  type StandingRow,
-  type StandingsMatch,
-  type Tiebreaker,
-} from './tournament/index.ts';
+import { computeStandings, winnerSlot, type Bracket, type ResolvedStageSettings, type StageFormat, type StandingRow, type StandingsMatch } from './tournament/index.ts';
 
 export interface StandingsStage {
   id: string;
@@ -213,14 +200,7 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
  * `changing`: when given, only the completed matches and these are read (what the standings count);
  * a swiss group's next pairing needs all of them.
  */
-export async function readStandingsInputs(
-  ctx: SubgraphContext,
-  eventId: string,
-  stage: { id: string; format: string; status: string },
-  groups: readonly GroupKey[] | null,
-  changing?: readonly string[],
-  options: { matches?: boolean } = {},
-) {
+export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stage: { id: string; format: string; status: string }, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
   const stageId = stage.id;
   // A stage without groups keeps its matches under the group null: read them all.
   const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
@@ -229,7 +209,7 @@ export async function readStandingsInputs(
   // them): only a start reads the adjustments themselves.
   const started = stage.status !== 'pending';
   const [matches, adjustmentRows, stored] = await Promise.all([
-    options.matches === false ? [] : ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
+    ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
     started ? null : ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
@@ -266,87 +246,4 @@ export async function recomputedStandings(
     return { statements: [...written.statements, ...chained.statements], changes: [...written.changes, ...chained.changes] };
   }
   return written;
-}
-
-// ── a report's standings from totals ─────────────────────────────────────────
-/**
- * Round robin and league standings (without buchholz) are counted from totals: the database sums each
- * participant's record (one row per participant, however many matches), and only the matches between
- * participants still level when head_to_head comes are read. A report of a 64-team league then reads
- * 64 rows, not 2,016 matches. Other formats read their matches (pairings and brackets need them).
- */
-export const countsFromTotals = (format: string, settings: ResolvedStageSettings) =>
-  (format === 'round_robin' || format === 'league') && !(settings.tiebreakers ?? []).includes('buchholz');
-
-/** The totals of the stage's (group's) completed duels other than `touched` (ids). */
-export const readTotals = (ctx: SubgraphContext, eventId: string, stageId: string, groupId: GroupKey, touched: readonly string[]) =>
-  ctx.sql<MatchTotals & { participantId: string }>(STANDINGS_TOTALS_SQL, [eventId, stageId, groupId === null ? null : [groupId], touched]);
-
-/**
- * One group's standings from `counted` (the totals without the report's matches) and the report's
- * matches as it leaves them (`touched`), reading the matches between level participants if the
- * stage ranks by head_to_head.
- */
-export async function standingsFromTotals(
-  ctx: SubgraphContext,
-  eventId: string,
-  stage: { id: string; format: string },
-  options: { settings: ResolvedStageSettings; seeding: StageSeeding; groupId: GroupKey; counted: readonly (MatchTotals & { participantId: string })[]; touched: readonly StandingsMatchRow[]; adjustments: ReadonlyMap<string, number>; final: boolean },
-): Promise<StandingRow[]> {
-  const { settings, seeding, groupId, adjustments } = options;
-  const seedOf = new Map(seeding.participantIds.map((id, index) => [id, index + 1]));
-  const members = standingsGroups(seeding).get(groupId) ?? [];
-  const participants = members.map((participantId) => ({ participantId, seed: seedOf.get(participantId)! }));
-  const touchedDuels = options.touched.map(standingsMatch).filter((match): match is StandingsMatch => match !== null);
-  // The report's own matches counted as the engine counts any match, then added to the stored totals.
-  const own = computeStandings({ format: stage.format as StageFormat, settings: { ...settings, tiebreakers: ['seed'], qualifiers: null }, participants, matches: touchedDuels });
-  const totals = new Map<string, MatchTotals>();
-  const zero: MatchTotals = { played: 0, wins: 0, draws: 0, losses: 0, scoreFor: 0, scoreAgainst: 0 };
-  const counted = new Map(options.counted.map((row) => [row.participantId, row]));
-  for (const row of own) {
-    const base = counted.get(row.participantId) ?? zero;
-    totals.set(row.participantId, {
-      played: base.played + row.played,
-      wins: base.wins + row.wins,
-      draws: base.draws + row.draws,
-      losses: base.losses + row.losses,
-      scoreFor: base.scoreFor + row.scoreFor,
-      scoreAgainst: base.scoreAgainst + row.scoreAgainst,
-    });
-  }
-  // Head to head reads the matches between participants level on every tiebreaker before it.
-  const tiebreakers = settings.tiebreakers ?? [];
-  const before = tiebreakers.indexOf('head_to_head');
-  let level: StandingsMatch[] = [];
-  if (before >= 0) {
-    const table = settings.points ?? DEFAULT_POINTS;
-    const keyOf = (id: string) => {
-      const t = totals.get(id)!;
-      const value: Record<Exclude<Tiebreaker, 'head_to_head' | 'buchholz'>, number> = {
-        points: t.wins * table.win + t.draws * table.draw + t.losses * table.loss + (adjustments.get(id) ?? 0),
-        score_difference: t.scoreFor - t.scoreAgainst,
-        score_for: t.scoreFor,
-        wins: t.wins,
-        seed: seedOf.get(id)!,
-      };
-      return JSON.stringify(tiebreakers.slice(0, before).map((name) => value[name as keyof typeof value]));
-    };
-    const sets = new Map<string, string[]>();
-    for (const id of members) (sets.get(keyOf(id)) ?? sets.set(keyOf(id), []).get(keyOf(id))!).push(id);
-    const setOf = new Map<string, number>();
-    [...sets.values()].filter((ids) => ids.length > 1).forEach((ids, index) => ids.forEach((id) => setOf.set(id, index)));
-    if (setOf.size) {
-      const rows = await ctx.sql<StandingsMatchRow>(LEVEL_MATCHES_SQL, [eventId, stage.id, groupId === null ? null : [groupId], [...setOf.keys()], [...setOf.values()], options.touched.map((m) => m.id)]);
-      const sameSet = (m: StandingsMatchRow) => m.participantAId !== null && m.participantBId !== null && setOf.has(m.participantAId) && setOf.get(m.participantAId) === setOf.get(m.participantBId);
-      level = [...rows, ...options.touched.filter(sameSet)].map(standingsMatch).filter((match): match is StandingsMatch => match !== null);
-    }
-  }
-  return computeStandings({
-    format: stage.format as StageFormat,
-    settings: options.final ? settings : { ...settings, qualifiers: null },
-    participants,
-    matches: level,
-    totals,
-    adjustments: members.filter((id) => adjustments.has(id)).map((participantId) => ({ participantId, points: adjustments.get(participantId)! })),
-  });
 }
