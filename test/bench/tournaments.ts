@@ -179,7 +179,7 @@ export async function tournamentBench(databaseUrl: string) {
   await eventWithTeams(databaseUrl, 'evt_bench_league', 33);
   await eventWithTeams(databaseUrl, 'evt_bench_rr', 64);
   await eventWithTeams(databaseUrl, 'evt_bench_plain', 64);
-  const server = await startBenchServer('platform', databaseUrl);
+  const server = await startBenchServer('platform', databaseUrl, {}, { profile: Boolean(process.env.BENCH_PROFILE) });
   try {
     if (process.env.BENCH_TOURNAMENT_PART !== 'standings') {
     const base = server.url;

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';
+import { computeStandings } from '../../subgraphs/competitions/tournament/index.ts';
+import { standingsMatch } from '../../subgraphs/competitions/stage-standings.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -126,6 +128,45 @@ describe('round robin', () => {
     expect(pick(rows.filter((r) => r.participantId !== match.opponentA.participantId && r.participantId !== match.opponentB.participantId), 'played')).toEqual([expect.objectContaining({ played: 0 })]);
     expect(rows[0]).toMatchObject({ participantId: p2, wins: 1, losses: 0, points: 3, scoreFor: 2, scoreAgainst: 0 });
     expect(rows.find((r) => r.participantId === p1)).toMatchObject({ wins: 0, losses: 1, points: 0, scoreFor: 0, scoreAgainst: 2 });
+  });
+});
+
+describe('recomputed with every report', () => {
+  // After every report, draws, forfeits and corrections included, with custom points and
+  // tiebreakers, the stored table is what the engine computes from every match read back through the API.
+  it.each([
+    ['league', { tiebreakers: ['points', 'head_to_head', 'score_difference', 'score_for', 'wins', 'seed'], points: { win: 2, draw: 1, loss: -1 } }],
+    ['round_robin', { tiebreakers: ['points', 'wins', 'head_to_head', 'seed'] }],
+  ] as const)('%s: every report leaves the table the engine computes from all the matches', async (format, settings) => {
+    const { eventId, stageId, participantIds } = await startedStage(format, 7, settings);
+    const stage = (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
+    const matches = await matchesOf(eventId, stageId);
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n);
+    const bodies = [
+      () => ({ status: 'completed', scoreA: random(3), scoreB: random(3) }),
+      () => ({ status: 'completed', forfeit: random(2) ? 'a' : 'b' }),
+      () => ({ status: 'completed', scoreA: 1, scoreB: 1 }),
+      () => ({ status: 'completed', scoreA: 3, scoreB: random(3) }),
+    ];
+    const reports = [...matches.map((m) => m.id), ...matches.slice(0, 6).map((m) => m.id)];
+    for (const [index, matchId] of reports.entries()) {
+      const body = bodies[random(bodies.length)]();
+      // A correction of a forfeit keeps the forfeit unless it names another: send none.
+      const response = await api(`/api/v2/events/${eventId}/matches/${matchId}`, { method: 'PATCH', body: index >= matches.length && 'scoreA' in body ? { ...body, forfeit: null } : body, ifMatch: await revisionOf(eventId) });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const now = await matchesOf(eventId, stageId);
+      const expected = computeStandings({
+        format,
+        settings: { ...stage.settings, qualifiers: null },
+        participants: participantIds.map((participantId, i) => ({ participantId, seed: i + 1 })),
+        matches: now.filter((m) => m.status === 'completed').map((m) => standingsMatch({ ...m, participantAId: m.opponentA?.participantId ?? null, participantBId: m.opponentB?.participantId ?? null, scoreA: m.opponentA?.score ?? null, scoreB: m.opponentB?.score ?? null, forfeit: m.opponentA?.forfeit ? 'a' : m.opponentB?.forfeit ? 'b' : null, opponents: null, bracket: null, roundNumber: null, winnerToMatchId: null, loserToMatchId: null } as never)!),
+      });
+      const stored = await standingsOf(eventId, stageId);
+      expect(pick(stored, 'rank', 'played', 'wins', 'draws', 'losses', 'points', 'scoreFor', 'scoreAgainst', 'tiebreakers'), `after report ${index + 1}: ${JSON.stringify(body)}`).toEqual(
+        pick(expected as unknown as Row[], 'rank', 'played', 'wins', 'draws', 'losses', 'points', 'scoreFor', 'scoreAgainst', 'tiebreakers'),
+      );
+    }
   });
 });
 
