@@ -20,6 +20,10 @@ export interface RankedRow {
   seed: number | null;
 }
 
+/** Computed standings (per group) as the qualification reads them. */
+export const rankedRows = (standings: ReadonlyMap<GroupKey, readonly { participantId: string; rank: number; seed: number }[]>): RankedRow[] =>
+  [...standings].flatMap(([groupId, list]) => list.map((row) => ({ groupId, participantId: row.participantId, rank: row.rank, seed: row.seed })));
+
 /**
  * The qualifiers of a completed stage, seed 1 first: the first `qualifiers` of each group (all when not
  * set), taken rank by rank in snake order across the groups (winners A, B, C; runners-up C, B, A; …).

@@ -8,7 +8,7 @@ import type { SubgraphContext } from '../shared/context.ts';
 import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
-import { chainNextStage, storedRows } from './stage-chain.ts';
+import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
 import { computeStageStandings, readStandingsInputs, standingsWrites, type GroupKey } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
 import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow } from './statements.ts';
@@ -93,7 +93,7 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   // that chains to it: shown while that stage is pending, refused once it has started.
   const completedAfter = stageDone || (stage.status === 'completed' && !reopened);
   if (stageDone || reopened || (completedAfter && written.changes.length)) {
-    const rows = [...standings].flatMap(([key, list]) => list.map((row) => ({ groupId: key, participantId: row.participantId, rank: row.rank, seed: row.seed })));
+    const rows = rankedRows(standings);
     const others = grouped && standings.size < (seeding.groups?.length ?? 0) ? (await storedRows(ctx, event.id, stage.id)).filter((row) => !standings.has(row.groupId)) : [];
     const chained = await chainNextStage(ctx, event.id, stage, completedAfter, [...rows, ...others]);
     statements.push(...chained.statements);

@@ -7,7 +7,7 @@ import { newId } from '../shared/crypto.ts';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import type { Change } from './event-write.ts';
-import { chainNextStage } from './stage-chain.ts';
+import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import {
   DELETE_STANDINGS_SQL,
@@ -241,7 +241,7 @@ export async function recomputedStandings(
   const written = standingsWrites(eventId, stage.id, standings, inputs.stored, adjustments);
   // Qualification of a completed stage may move: the stage chained to it follows (or refuses, started).
   if (stage.status === 'completed' && written.changes.length) {
-    const rows = [...standings].flatMap(([groupId, list]) => list.map((row) => ({ groupId, participantId: row.participantId, rank: row.rank, seed: row.seed })));
+    const rows = rankedRows(standings);
     const chained = await chainNextStage(ctx, eventId, stage, true, rows);
     return { statements: [...written.statements, ...chained.statements], changes: [...written.changes, ...chained.changes] };
   }

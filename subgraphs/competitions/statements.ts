@@ -7,6 +7,7 @@ import type { Event } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
+import type { StandingRow } from './tournament/standings.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -567,10 +568,11 @@ export interface StandingsMatchRow {
   forfeit: string | null;
   isFreeWin: boolean;
   opponents: { participantId: string; place: number | null; points: number | null }[] | null;
-  bracket: string | null;
-  roundNumber: number | null;
-  winnerToMatchId: string | null;
-  loserToMatchId: string | null;
+  /** Absent where STANDINGS_MATCHES_SQL.resultsOnly read the row (formats without brackets or rounds). */
+  bracket?: string | null;
+  roundNumber?: number | null;
+  winnerToMatchId?: string | null;
+  loserToMatchId?: string | null;
 }
 
 /**
@@ -594,24 +596,15 @@ export const STANDINGS_MATCHES_SQL = {
 };
 
 /** A standing as stored. */
-export interface StoredStandingRow {
+export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
   id: string;
   groupId: string | null;
-  participantId: string;
-  rank: number;
+  /** Null on standings entered by hand. */
   seed: number | null;
-  played: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  points: number;
-  scoreFor: number;
-  scoreAgainst: number;
-  scoreDifference: number;
   adjustmentPoints: number;
+  /** The stage's tiebreakers in order (jsonb keeps no key order). */
   tiebreakers: { name: string; value: number }[];
-  qualified: boolean;
-}
+};
 
 export const STORED_STANDINGS_SQL = `
   SELECT id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst", "scoreDifference",
