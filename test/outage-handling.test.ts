@@ -5,6 +5,7 @@
 // failing neither refuses nor charges what was given back.
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { GraphQLError } from 'graphql';
@@ -14,7 +15,7 @@ import { databaseUnavailable, isDatabaseUnavailable, unavailableOr } from '../su
 import { ApiError, invalidToken } from '../subgraphs/shared/errors.ts';
 import { coalesce } from '../subgraphs/shared/coalesce.ts';
 import { FailureRun } from '../subgraphs/shared/failure-run.ts';
-import { PolicyCounter } from '../facade/http/rate-limits.ts';
+import { PolicyCounter, type Decision } from '../facade/http/rate-limits.ts';
 import { buildOpenApiDocument } from '../facade/openapi/document.ts';
 import { routeTable } from '../facade/routes/index.ts';
 
@@ -191,6 +192,93 @@ describe('a background task while the database is away', () => {
     task.cancel();
     expect(logged[1]).toMatch(/^the task works again after \d+ failed tries$/);
     expect(logged).toHaveLength(2);
+  });
+});
+
+/**
+ * A rate-limit table as rate-limiter-flexible's PostgreSQL store reads and writes it, in memory, whose
+ * every answer comes a tick later and fails while `up` is false at that moment: a send can be on its
+ * way when the store goes.
+ */
+function flakyStore() {
+  const rows = new Map<string, { points: number; expire: number }>();
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  const store = {
+    up: true,
+    rows,
+    client: {
+      query: async ({ text, values }: { text: string; values: unknown[] }) => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (!store.up) throw refused;
+        const now = Date.now();
+        const key = values[0] as string;
+        const row = rows.get(key);
+        if (text.includes('SELECT')) return row && row.expire > now ? { rows: [row], rowCount: 1 } : { rows: [], rowCount: 0 };
+        const points = values[1] as number;
+        const next = row && row.expire > now ? { points: row.points + points, expire: row.expire } : { points, expire: values[2] as number };
+        rows.set(key, next);
+        return { rows: [next], rowCount: 1 };
+      },
+    },
+  };
+  return store;
+}
+
+describe('the rate limiter in front of a shared store that comes and goes', () => {
+  it('charges the store, in the end, exactly what was taken or kept and not given back, whatever the store did meanwhile (property)', async () => {
+    const step = fc.oneof(
+      fc.constant({ op: 'take' as const }),
+      fc.constant({ op: 'reserve' as const }),
+      fc.nat({ max: 50 }).map((which) => ({ op: 'giveBack' as const, which })),
+      fc.nat({ max: 50 }).map((which) => ({ op: 'keep' as const, which })),
+      fc.constant({ op: 'flush' as const }),
+      fc.constant({ op: 'settle' as const }),
+      fc.boolean().map((up) => ({ op: 'store' as const, up })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 80 }), async (steps) => {
+        const store = flakyStore();
+        const counter = new PolicyCounter({ name: 'auth_failures', quota: 20, windowSeconds: 600 }, { kind: 'postgresql', client: store.client, syncMs: 3_600_000 });
+        // Taken points (charged until given back) and held ones (charged once kept).
+        const taken: Decision[] = [];
+        const held: Decision[] = [];
+        const flushes: Promise<void>[] = [];
+        let charged = 0;
+        try {
+          for (const action of steps) {
+            if (action.op === 'take' || action.op === 'reserve') {
+              const decision = await (action.op === 'take' ? counter.take('127.0.0.1', 1) : counter.reserve('127.0.0.1', 1));
+              if (!decision.allowed) continue;
+              if (action.op === 'take') charged += 1;
+              (action.op === 'take' ? taken : held).push(decision);
+            } else if (action.op === 'giveBack' && taken.length + held.length) {
+              const which = action.which % (taken.length + held.length);
+              if (which < taken.length) {
+                taken.splice(which, 1)[0].giveBack!();
+                charged -= 1;
+              } else held.splice(which - taken.length, 1)[0].giveBack!();
+            } else if (action.op === 'keep' && held.length) {
+              held.splice(action.which % held.length, 1)[0].keep!();
+              charged += 1;
+            } else if (action.op === 'flush') flushes.push(counter.flush());
+            else if (action.op === 'settle') await Promise.all(flushes.splice(0));
+            else if (action.op === 'store') store.up = action.up;
+          }
+          store.up = true;
+          await Promise.all(flushes.splice(0));
+          for (let round = 0; round < 3; round++) await counter.flush();
+          // Checks still running are this instance's alone: the store never sees them.
+          expect(store.rows.get('rl_auth_failures:127.0.0.1')?.points ?? 0).toBe(charged);
+          // And this instance agrees: the rest of the quota, less what it still holds.
+          let admitted = 0;
+          while ((await counter.take('127.0.0.1', 1)).allowed) admitted += 1;
+          expect(admitted).toBe(Math.max(0, 20 - charged - held.length));
+        } finally {
+          counter.stop();
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -3,9 +3,10 @@
 // revokeAccessToken, introspectAccessToken) and the sign-in form of /oauth/authorize. One failure
 // accounting and one refusal for all of them (docs/errors.md#rate-limits):
 //
-// - auth_failures, per address: a failure is taken before the check and given back when the check
-//   succeeds, so that requests in flight at once cannot try more secrets than the quota allows.
-//   Past it the address is refused, right secrets included, until the window ends.
+// - auth_failures, per address: a failure is held before the check, kept when the check fails and
+//   given back otherwise, so that requests in flight at once cannot try more secrets than the quota
+//   allows. Past it the address is refused, right secrets included, until the window ends. Only kept
+//   failures reach a shared store: checks in flight count on the instance running them.
 // - client, per client id: counted only once the client has authenticated, so that strangers who
 //   guess at a client's secret spend their own addresses' failures, never the client's quota.
 import type { GraphQLFormattedError } from 'graphql';
@@ -36,7 +37,10 @@ export async function beginCredentialCheck(limits: RateLimits, address: string, 
     check: {
       settle(outcome) {
         settled ??= (async () => {
-          if (outcome === 'failed') return reserved;
+          if (outcome === 'failed') {
+            reserved.keep?.();
+            return reserved;
+          }
           reserved.giveBack?.();
           if (outcome === 'authenticated' && clientId !== undefined) return limits.chargeClient(clientId);
           return reserved;

@@ -35,6 +35,8 @@ export interface Decision {
   resetSeconds: number;
   /** Returns what an allowed request took, when it could not be served after all (the database was away). */
   giveBack?: () => void;
+  /** Counts what a reservation held (the check it held them for failed). */
+  keep?: () => void;
 }
 
 /** off counts nothing and refuses nothing: RATE_LIMIT=off, to measure what limiting costs (benchmarks). */
@@ -68,20 +70,28 @@ function limiterFor(policy: Policy, store: StoreOptions): RateLimiterAbstract {
 const OFF: Omit<Decision, 'policy'> = { allowed: true, remaining: 0, resetSeconds: 0 };
 
 interface Tally {
-  /** The store's count when it last answered. */
+  /** The store's count when it last answered (what this instance sent included). */
   counted: number;
-  /** Sent to the store, not yet answered. */
+  /** The net points of the send on its way to the store (one per key at a time), 0 when none is. */
   sending: number;
-  /** Added here and not yet sent. */
+  /** Whether a send is on its way: the next one waits for its answer, so answers come in order. */
+  inFlight: boolean;
+  /**
+   * The net points added here and not yet taken by the store: taken or given back since the last
+   * send, and a send the store could not take (it is sent again once it can). Negative when more was
+   * given back than taken since.
+   */
   pending: number;
+  /** Held here while a check runs (reserve): counted against the quota here, never sent. */
+  held: number;
+  /** What this instance's sends added to the store's count in its current window: no give-back takes more. */
+  sent: number;
   resetAt: number;
   /** Refused here since the last sync: ask the store again, another instance may have moved. */
   stale: boolean;
-  /** Part of `counted` that the store never took (it could not be reached): forgotten at its next answer. */
-  unsent: number;
 }
 
-const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending;
+const usedOf = (tally: Tally) => tally.counted + tally.sending + tally.pending + tally.held;
 
 /**
  * The key a count is kept under: a client's own string (a client id is whatever the request sent)
@@ -115,7 +125,21 @@ export class PolicyCounter {
   }
 
   /** Takes `points` for `key` unless that would exceed the quota (nothing is taken then). */
-  async take(rawKey: string, points: number): Promise<Decision> {
+  take(rawKey: string, points: number): Promise<Decision> {
+    return this.admit(rawKey, points, false);
+  }
+
+  /**
+   * Holds `points` for `key` while something is being checked, unless that would exceed the quota:
+   * `keep` counts them (sent to a shared store like a take), `giveBack` returns them. Held points
+   * count against the quota here only: what the store holds is what was kept, never checks that
+   * were still running when it last answered (they would stay in its count if it went away).
+   */
+  reserve(rawKey: string, points: number): Promise<Decision> {
+    return this.admit(rawKey, points, true);
+  }
+
+  private async admit(rawKey: string, points: number, held: boolean): Promise<Decision> {
     const key = storedKey(rawKey);
     const now = Date.now();
     if (this.store.kind === 'off') return { ...OFF, policy: this.policy, remaining: this.policy.quota };
@@ -129,7 +153,7 @@ export class PolicyCounter {
         const giveBack = once(() => {
           if (resetAt > Date.now()) void this.limiter.reward(key, points).catch(() => undefined);
         });
-        return { ...this.decision(true, result.consumedPoints, resetAt, now), giveBack };
+        return { ...this.decision(true, result.consumedPoints, resetAt, now), giveBack, keep: () => undefined };
       } catch (refusal) {
         if (refusal instanceof Error) throw refusal;
         const result = await this.limiter.reward(key, points);
@@ -143,25 +167,30 @@ export class PolicyCounter {
       this.schedule();
       return this.decision(false, used, tally.resetAt, now);
     }
-    tally.pending += points;
+    if (held) tally.held += points;
+    else tally.pending += points;
     this.schedule();
-    const giveBack = once(() => {
-      // Only into the window it was taken from: a new window starts from the store's count.
-      if (this.tallies.get(key) !== tally || tally.resetAt <= Date.now()) return;
-      let left = points;
-      // Not sent yet: simply not sent. Counted here because the store was away: uncounted here.
-      const unsentYet = Math.min(left, Math.max(0, tally.pending));
-      tally.pending -= unsentYet;
-      left -= unsentYet;
-      const neverSent = Math.min(left, tally.unsent);
-      tally.unsent -= neverSent;
-      tally.counted -= neverSent;
-      left -= neverSent;
-      // In the store (or on its way there): taken back from it at the next sync.
-      tally.pending -= left;
+    // Only into the window it was taken from: a new window starts from the store's count.
+    const current = () => this.tallies.get(key) === tally && tally.resetAt > Date.now();
+    let settled = false;
+    const giveBack = () => {
+      if (settled) return;
+      settled = true;
+      if (!current()) return;
+      if (held) tally.held -= points;
+      else tally.pending -= points;
       this.schedule();
-    });
-    return { ...this.decision(true, used + points, tally.resetAt, now), giveBack };
+    };
+    if (!held) return { ...this.decision(true, used + points, tally.resetAt, now), giveBack };
+    const keep = () => {
+      if (settled) return;
+      settled = true;
+      if (!current()) return void this.add(rawKey, points).catch(() => undefined);
+      tally.held -= points;
+      tally.pending += points;
+      this.schedule();
+    };
+    return { ...this.decision(true, used + points, tally.resetAt, now), giveBack, keep };
   }
 
   /** Adds points whatever the count (a failed authentication), and answers the count after them. */
@@ -221,9 +250,9 @@ export class PolicyCounter {
         .then((current) => {
           this.loading.delete(key);
           const at = Date.now();
-          // What this instance has on its way or pending belongs to the new window.
+          // What was added here since and not yet sent belongs to the new window; a give-back does not.
           const previous = this.tallies.get(key);
-          const tally: Tally = { counted: 0, sending: previous?.sending ?? 0, pending: previous?.pending ?? 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false, unsent: 0 };
+          const tally: Tally = { counted: 0, sending: 0, inFlight: false, pending: Math.max(0, previous?.pending ?? 0), held: 0, sent: 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false };
           if (current && current.msBeforeNext > 0) {
             tally.counted = current.consumedPoints;
             tally.resetAt = at + current.msBeforeNext;
@@ -252,30 +281,45 @@ export class PolicyCounter {
       const now = Date.now();
       const sends: Promise<void>[] = [];
       for (const [key, tally] of this.tallies) {
-        if (tally.pending === 0 && !tally.stale) {
-          if (tally.resetAt <= now && tally.sending === 0) this.tallies.delete(key);
+        if (tally.inFlight) {
+          this.schedule();
           continue;
         }
-        // Nothing pending but refused lately: a penalty of 0 reads the store's count back.
-        const points = tally.pending;
+        if (tally.pending === 0 && !tally.stale) {
+          if (tally.resetAt <= now) this.tallies.delete(key);
+          continue;
+        }
+        // A give-back takes from the store no more than this instance added to its window; the rest
+        // was never there. Nothing pending but refused lately: a penalty of 0 reads the count back.
+        const points = Math.max(tally.pending, -tally.sent);
         tally.pending = 0;
         tally.stale = false;
-        tally.sending += points;
+        tally.sending = points;
+        tally.inFlight = true;
         sends.push(
           this.limiter.penalty(key, points).then(
             (result: RateLimiterRes) => {
               this.store.failures?.succeeded();
-              tally.sending -= points;
+              tally.sending = 0;
+              tally.inFlight = false;
+              // A window that began with this send: only its points are this instance's there.
+              tally.sent = result.isFirstInDuration ? points : tally.sent + points;
               // The store's total includes these points and every other instance's.
               tally.counted = result.consumedPoints;
-              tally.unsent = 0;
               tally.resetAt = Date.now() + result.msBeforeNext;
+              if (tally.sent < 0) {
+                // A give-back reached a window that had begun without its points: put them back.
+                tally.pending -= tally.sent;
+                this.schedule();
+              }
             },
             (error: unknown) => {
-              // The store is unreachable: go on counting here, so the limit still holds per instance.
-              tally.sending -= points;
-              tally.counted += points;
-              tally.unsent += points;
+              // The store is unreachable: count here meanwhile, so the limit still holds per
+              // instance, and send again once it answers.
+              tally.sending = 0;
+              tally.inFlight = false;
+              tally.pending += points;
+              this.schedule();
               this.store.failures?.failed(error);
             },
           ),
@@ -350,11 +394,11 @@ export class RateLimits {
   }
 
   /**
-   * One failed authentication of the address, taken before the secret or password is checked (and
-   * given back through the decision's giveBack if it was right); refused past the address's quota.
+   * One failed authentication of the address, held while the secret or password is checked (kept
+   * through the decision's keep if it was wrong, given back otherwise); refused past the address's quota.
    */
   reserveAuthFailure(ip: string): Promise<Decision> {
-    return this.counters.authFailures.take(addressKey(ip), 1);
+    return this.counters.authFailures.reserve(addressKey(ip), 1);
   }
 
   /** A client past its quota of authenticated requests, or null. */
