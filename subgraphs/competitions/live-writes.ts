@@ -168,7 +168,7 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
         : await stageFollowUps(ctx, event, { ...match.stage, bestOf: match.bestOf }, match.groupId, [
             { ...reported, isFreeWin: after.isFreeWin, opponents: after.opponents },
             ...moved.map((m) => ({ id: m.id, status: m.status, participantAId: m.participantA, participantBId: m.participantB, scoreA: m.scoreA, scoreB: m.scoreB, forfeit: m.forfeit, opponents: null, isFreeWin: m.isFreeWin })),
-          ]);
+          ], { ...reported, status: match.status, scoreA: match.scoreA, scoreB: match.scoreB, forfeit: match.forfeit as Side | null, isFreeWin: match.isFreeWin, opponents: ffaOpponents });
       return {
         resourceId: matchId,
         changed: true,

@@ -9,9 +9,12 @@ import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
-import { computeStageStandings, readStandingsInputs, standingsWrites, type GroupKey } from './stage-standings.ts';
+import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, type GroupKey } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
 import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow } from './statements.ts';
+
+/** A reported match as a full row of its group (what the standings count of it). */
+const row = (m: TouchedMatch, groupId: string | null): StandingsMatchRow => ({ isFreeWin: false, ...m, groupId });
 
 /** Match statuses that end a match: nothing more is played in it. */
 const FINISHED = new Set(['completed', 'cancelled']);
@@ -26,9 +29,16 @@ export type TouchedMatch = Pick<StandingsMatchRow, 'id' | 'status' | 'participan
 /**
  * What the report moves beyond its matches: the standings of the reported match's group (or stage),
  * the next swiss round, the stage's status and the event's state. `touched`: the reported match
- * first, then the matches its result moved.
+ * first, then the matches its result moved; `reported`: the reported match as it was before.
  */
-export async function stageFollowUps(ctx: SubgraphContext, event: EventState, stage: StageOfReport, groupId: string | null, touched: TouchedMatch[]): Promise<{ changes: Change[]; statements: SqlStatement[] }> {
+export async function stageFollowUps(
+  ctx: SubgraphContext,
+  event: EventState,
+  stage: StageOfReport,
+  groupId: string | null,
+  touched: TouchedMatch[],
+  reported?: TouchedMatch,
+): Promise<{ changes: Change[]; statements: SqlStatement[] }> {
   const changes: Change[] = [];
   const statements: SqlStatement[] = [];
   const seeding = stage.seeding as StageSeeding;
@@ -40,16 +50,23 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   const group: GroupKey[] = [grouped ? groupId : null];
   // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
   const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
+  // A round robin or league report moves the stored rows by its one match's result
+  // (stage-standings.ts); a completed stage's correction recounts, its qualification may move.
+  const incremental = reported !== undefined && stage.status === 'running' && touched.length === 1 && !touched[0].opponents && addsUp(stage.format, settings);
   // The stage's open matches are counted meanwhile: they decide whether it completes.
   const [inputs, [open]] = await Promise.all([
-    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing),
+    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !incremental }),
     ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
   ]);
-  const matches = overlay(inputs.matches);
   let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments, final });
-  let standings = compute(stage.status === 'completed', matches, group);
+  const fromStored = incremental
+    ? await standingsFromStored(ctx, event.id, stage, { settings, seeding, groupId: group[0], stored: inputs.stored, before: row(reported, groupId), after: row(touched[0], groupId), adjustments })
+    : null;
+  // Stored rows that do not hold the whole group (or head to head ranking first): count the matches.
+  const matches = overlay(fromStored ? [] : incremental ? (await readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing)).matches : inputs.matches);
+  let standings = fromStored ? new Map([[group[0], fromStored]]) : compute(stage.status === 'completed', matches, group);
   let stored = inputs.stored;
 
   // A swiss round just completed: the next one is paired now.
@@ -66,7 +83,7 @@ export async function stageFollowUps(ctx: SubgraphContext, event: EventState, st
   // Qualification is final with the stage: completing (or reopening) it marks (or clears) the
   // qualifiers of every group, not only the reported one.
   if ((stageDone || reopened) && settings.qualifiers) {
-    if (grouped) {
+    if (grouped || incremental) {
       const all = await readStandingsInputs(ctx, event.id, stage, null, touched.map((m) => m.id));
       adjustments = all.adjustments;
       standings = compute(stageDone, overlay(all.matches));

@@ -11,6 +11,7 @@ import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import {
   DELETE_STANDINGS_SQL,
+  LEVEL_MATCHES_SQL,
   STAGE_ADJUSTMENTS_SQL,
   STANDINGS_MATCHES_SQL,
   STORED_STANDINGS_SQL,
@@ -18,7 +19,18 @@ import {
   type StandingsMatchRow,
   type StoredStandingRow,
 } from './statements.ts';
-import { computeStandings, winnerSlot, type Bracket, type ResolvedStageSettings, type StageFormat, type StandingRow, type StandingsMatch } from './tournament/index.ts';
+import {
+  computeStandings,
+  DEFAULT_POINTS,
+  winnerSlot,
+  type Bracket,
+  type MatchTotals,
+  type ResolvedStageSettings,
+  type StageFormat,
+  type StandingRow,
+  type StandingsMatch,
+  type Tiebreaker,
+} from './tournament/index.ts';
 
 export interface StandingsStage {
   id: string;
@@ -200,7 +212,14 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
  * `changing`: when given, only the completed matches and these are read (what the standings count);
  * a swiss group's next pairing needs all of them.
  */
-export async function readStandingsInputs(ctx: SubgraphContext, eventId: string, stage: { id: string; format: string; status: string }, groups: readonly GroupKey[] | null, changing?: readonly string[]) {
+export async function readStandingsInputs(
+  ctx: SubgraphContext,
+  eventId: string,
+  stage: { id: string; format: string; status: string },
+  groups: readonly GroupKey[] | null,
+  changing?: readonly string[],
+  options: { matches?: boolean } = {},
+) {
   const stageId = stage.id;
   // A stage without groups keeps its matches under the group null: read them all.
   const groupFilter = groups && groups.every((group) => group !== null) ? (groups as string[]) : null;
@@ -209,7 +228,7 @@ export async function readStandingsInputs(ctx: SubgraphContext, eventId: string,
   // them): only a start reads the adjustments themselves.
   const started = stage.status !== 'pending';
   const [matches, adjustmentRows, stored] = await Promise.all([
-    ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
+    options.matches === false ? [] : ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
     started ? null : ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
@@ -246,4 +265,97 @@ export async function recomputedStandings(
     return { statements: [...written.statements, ...chained.statements], changes: [...written.changes, ...chained.changes] };
   }
   return written;
+}
+
+// ── a report's standings from the stored rows ────────────────────────────────
+/**
+ * Round robin and league standings (without buchholz) add up match by match: the stored rows already
+ * hold every participant's record, so a report only moves its two participants' records by what its
+ * result changed, and reads just the matches between participants still level when head_to_head
+ * comes. A report in a 64-team league then reads 64 stored rows, not 2,016 matches.
+ */
+export const addsUp = (format: string, settings: ResolvedStageSettings) => (format === 'round_robin' || format === 'league') && !(settings.tiebreakers ?? []).includes('buchholz');
+
+const ZERO: MatchTotals = { played: 0, wins: 0, draws: 0, losses: 0, scoreFor: 0, scoreAgainst: 0 };
+const RECORD_FIELDS = Object.keys(ZERO) as (keyof MatchTotals)[];
+
+/** What one match counts for its participants, as the engine counts any match (nothing unless completed). */
+function recordsOf(format: string, settings: ResolvedStageSettings, row: StandingsMatchRow): StandingRow[] {
+  const match = standingsMatch(row);
+  if (!match) return [];
+  const participants = [row.participantAId, row.participantBId].filter((id) => id !== null).map((participantId, i) => ({ participantId, seed: i + 1 }));
+  return computeStandings({ format: format as StageFormat, settings: { ...settings, tiebreakers: ['seed'], qualifiers: null }, participants, matches: [match] });
+}
+
+/**
+ * One group's standings after a report of one match (`before` → `after`) from its stored rows, or
+ * null when they do not hold every participant of the group (the caller counts from the matches).
+ */
+export async function standingsFromStored(
+  ctx: SubgraphContext,
+  eventId: string,
+  stage: { id: string; format: string },
+  options: { settings: ResolvedStageSettings; seeding: StageSeeding; groupId: GroupKey; stored: readonly StoredStandingRow[]; before: StandingsMatchRow; after: StandingsMatchRow; adjustments: ReadonlyMap<string, number> },
+): Promise<StandingRow[] | null> {
+  const { settings, seeding, groupId, adjustments } = options;
+  const members = standingsGroups(seeding).get(groupId) ?? [];
+  const stored = new Map(options.stored.filter((row) => row.groupId === groupId).map((row) => [row.participantId, row]));
+  if (stored.size !== members.length || !members.every((id) => stored.has(id))) return null;
+  const seedOf = new Map(seeding.participantIds.map((id, index) => [id, index + 1]));
+  const totals = new Map(members.map((id) => [id, Object.fromEntries(RECORD_FIELDS.map((field) => [field, stored.get(id)![field]])) as unknown as MatchTotals]));
+  for (const [rows, sign] of [
+    [recordsOf(stage.format, settings, options.before), -1],
+    [recordsOf(stage.format, settings, options.after), 1],
+  ] as const) {
+    for (const row of rows) {
+      const record = totals.get(row.participantId);
+      if (!record) return null;
+      for (const field of RECORD_FIELDS) record[field] += sign * row[field];
+    }
+  }
+  // Head to head reads the matches between participants level on every tiebreaker before it.
+  const tiebreakers = settings.tiebreakers ?? [];
+  const headToHead = tiebreakers.indexOf('head_to_head');
+  let level: StandingsMatch[] = [];
+  if (headToHead > 0) {
+    const table = settings.points ?? DEFAULT_POINTS;
+    const keyOf = (id: string) => {
+      const t = totals.get(id)!;
+      const value: Record<Exclude<Tiebreaker, 'head_to_head' | 'buchholz'>, number> = {
+        points: t.wins * table.win + t.draws * table.draw + t.losses * table.loss + (adjustments.get(id) ?? 0),
+        score_difference: t.scoreFor - t.scoreAgainst,
+        score_for: t.scoreFor,
+        wins: t.wins,
+        seed: seedOf.get(id)!,
+      };
+      return tiebreakers
+        .slice(0, headToHead)
+        .map((name) => value[name as keyof typeof value])
+        .join(' ');
+    };
+    const sets = new Map<string, string[]>();
+    for (const id of members) {
+      const key = keyOf(id);
+      (sets.get(key) ?? sets.set(key, []).get(key)!).push(id);
+    }
+    const setOf = new Map<string, number>();
+    [...sets.values()].filter((ids) => ids.length > 1).forEach((ids, index) => ids.forEach((id) => setOf.set(id, index)));
+    if (setOf.size) {
+      const rows = await ctx.sql<StandingsMatchRow>(LEVEL_MATCHES_SQL, [eventId, stage.id, groupId === null ? null : [groupId], JSON.stringify(Object.fromEntries(setOf)), [options.after.id]]);
+      const { participantAId: a, participantBId: b } = options.after;
+      const own = a !== null && b !== null && setOf.has(a) && setOf.get(a) === setOf.get(b) ? [options.after] : [];
+      level = [...rows, ...own].map(standingsMatch).filter((match) => match !== null);
+    }
+  } else if (headToHead === 0) {
+    // Ranked by head to head first: every match counts.
+    return null;
+  }
+  return computeStandings({
+    format: stage.format as StageFormat,
+    settings: { ...settings, qualifiers: null },
+    participants: members.map((participantId) => ({ participantId, seed: seedOf.get(participantId)! })),
+    matches: level,
+    totals,
+    adjustments: members.filter((id) => adjustments.has(id)).map((participantId) => ({ participantId, points: adjustments.get(participantId)! })),
+  });
 }

@@ -595,6 +595,18 @@ export const STANDINGS_MATCHES_SQL = {
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
 };
 
+/**
+ * The completed matches of stage $2 (event $1) in groups $3 (null: all) between two participants of
+ * the same set ($4: a JSON object of participant id → set), matches $5 left out: what head_to_head
+ * reads. The sets are looked up in the JSON per row rather than joined: a prepared statement's generic
+ * plan cannot know how many participants there are, and planned a join for 10 as nested loops.
+ */
+export const LEVEL_MATCHES_SQL = `
+  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents
+  FROM "Match" m
+  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed'
+    AND NOT (m.id = ANY($5::text[])) AND ($4::jsonb ->> m."participantAId") = ($4::jsonb ->> m."participantBId")`;
+
 /** A standing as stored. */
 export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
   id: string;

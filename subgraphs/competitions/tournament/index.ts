@@ -8,4 +8,4 @@ export { pairSwissRound, swissFirstRound, swissNextRound, swissRoundMatches, typ
 export { snakeDistribution, rankFfa, type FfaPlacement, type RankedFfaOpponent } from './ffa.ts';
 export { progress, winnerSlot, DownstreamStartedError, type BracketMatch, type BracketLink, type MatchOutcome, type Progression } from './progression.ts';
 export { resolvedSettingsSchema, stageSeedingSchema } from './views.ts';
-export { computeStandings, type ComputeStandingsInput, type PointAdjustment, type StandingRow, type StandingsDuel, type StandingsFfaMatch, type StandingsMatch, type StandingsParticipant } from './standings.ts';
+export { computeStandings, type ComputeStandingsInput, type MatchTotals, type PointAdjustment, type StandingRow, type StandingsDuel, type StandingsFfaMatch, type StandingsMatch, type StandingsParticipant } from './standings.ts';

@@ -52,14 +52,32 @@ export interface PointAdjustment {
   points: number;
 }
 
+/** A participant's record over completed duels, as matches would count it (points come from the stage's table). */
+export interface MatchTotals {
+  played: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  scoreFor: number;
+  scoreAgainst: number;
+}
+
 export interface ComputeStandingsInput {
   format: StageFormat;
   settings: ResolvedStageSettings;
   /** The stage's (or group's) participants. */
   participants: readonly StandingsParticipant[];
-  /** Its completed matches (scheduled or cancelled ones are left out by the caller). */
+  /**
+   * Its completed matches (scheduled or cancelled ones are left out by the caller). With `totals`,
+   * only those a tiebreaker still reads: the matches between participants level before head_to_head.
+   */
   matches: readonly StandingsMatch[];
   adjustments?: readonly PointAdjustment[];
+  /**
+   * Each participant's record counted beforehand (a store can sum it without sending every match):
+   * duel formats without buchholz only. Absent participants have played nothing.
+   */
+  totals?: ReadonlyMap<string, MatchTotals>;
 }
 
 export interface StandingRow {
@@ -121,7 +139,16 @@ export function computeStandings(input: ComputeStandingsInput): StandingRow[] {
   const table: PointsTable = elimination ? { win: 0, draw: 0, loss: 0 } : (settings.points ?? DEFAULT_POINTS);
   const perMatch = settings.participantsPerMatch ?? participants.length;
 
-  for (const match of matches) {
+  if (input.totals) {
+    if (elimination || format === 'ffa' || (settings.tiebreakers ?? []).includes('buchholz')) throw new TypeError('Counted totals serve duel formats ranked without buchholz.');
+    for (const { row } of totals) {
+      const counted = input.totals.get(row.participantId);
+      if (!counted) continue;
+      Object.assign(row, counted);
+      row.points = counted.wins * table.win + counted.draws * table.draw + counted.losses * table.loss;
+    }
+  }
+  for (const match of input.totals ? [] : matches) {
     if (match.kind === 'ffa') {
       countFfa(match, totals, at, settings.pointsByPlace ?? null, perMatch);
       continue;
