@@ -26,7 +26,7 @@ export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): Subgraph
   return urls;
 }
 
-const PROPAGATED_HEADERS = ['authorization', 'x-api-key', 'x-request-id', 'svc-installation-id'] as const;
+const PROPAGATED_HEADERS = ['authorization', 'x-api-key', 'x-overlay-token', 'x-request-id', 'svc-installation-id'] as const;
 
 class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
@@ -54,6 +54,7 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
     const values: Record<(typeof PROPAGATED_HEADERS)[number], string | undefined> = {
       authorization: scope.authorization,
       'x-api-key': scope.apiKey,
+      'x-overlay-token': scope.overlayToken,
       'x-request-id': scope.requestId,
       'svc-installation-id': scope.installationId,
     };

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Database, SqlRunner } from '../../subgraphs/shared/db/database.ts';
 import type { RequestScope } from '../../subgraphs/shared/context.ts';
 import { resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
-import { resolveApiKey } from '../../subgraphs/shared/api-keys.ts';
+import { resolveKeyCredential } from '../../subgraphs/shared/api-keys.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
 import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
@@ -439,7 +439,7 @@ export function addressKey(ip: string): string {
 }
 
 /**
- * Whose quota a request spends: its application (with its user), its API key, or its IP address.
+ * Whose quota a request spends: its application (with its user), its API key or overlay token, or its IP address.
  * Only a credential found invalid makes a request anonymous: one that could not be checked (the
  * database away) fails the request with 503 service_unavailable, spending nobody's quota.
  */
@@ -448,8 +448,8 @@ export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: Re
     // The same memoised lookup the subgraphs use: the token is read once per request.
     const authority = await checked(scope.authority ??= resolveAuthority(sql, scope.authorization));
     if (authority) return limits.take('token', tokenQuotaKey(authority), points);
-  } else if (scope.apiKey) {
-    const key = await checked(scope.keyOrganisation ??= resolveApiKey(sql, scope.apiKey));
+  } else if (scope.apiKey || scope.overlayToken) {
+    const key = await checked(scope.keyOrganisation ??= resolveKeyCredential(sql, scope));
     if (key) return limits.take('apiKey', key.keyId, points);
   }
   return limits.take('anonymous', addressKey(ip), points);

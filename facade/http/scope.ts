@@ -7,6 +7,7 @@ export function scopeOf(ctx: Context): RequestScope {
     requestId: ctx.state.requestId,
     authorization: ctx.get('authorization') || undefined,
     apiKey: ctx.get('x-api-key') || undefined,
+    overlayToken: ctx.get('x-overlay-token') || undefined,
     installationId: ctx.get('svc-installation-id') || undefined,
     deadline: Date.now() + requestBudgetMs(),
   };

@@ -169,7 +169,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
       description: row.description,
       parameters: parameters(row, components),
       responses,
-      security: row.security === 'bearer' ? [{ bearerAuth: [] }] : row.security === 'client' ? [{ clientBasic: [] }, {}] : row.security === 'apiKey' ? [{ apiKey: [] }] : [],
+      security: row.security === 'bearer' ? [{ bearerAuth: [] }] : row.security === 'client' ? [{ clientBasic: [] }, {}] : row.security === 'apiKey' ? [{ apiKey: [] }, ...(row.overlay ? [{ overlayToken: [] }] : [])] : [],
       'x-graphql-operation': row.operation.name,
     };
     if (row.input.body) {
@@ -218,6 +218,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
         },
         clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret (client_secret_basic).' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Organisation API key (v1).' },
+        overlayToken: { type: 'apiKey', in: 'header', name: 'x-overlay-token', description: "Overlay token (v1): one event's routes only." },
       },
     },
   };

@@ -17,12 +17,12 @@ import {
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
-import { ApiError, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { ApiError, notFound, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
 import { coalesce } from '../../subgraphs/shared/coalesce.ts';
 import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
 import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
-import { resolveApiKey, touchApiKey, usableApiKeys } from '../../subgraphs/shared/api-keys.ts';
+import { resolveApiKey, resolveOverlayToken, touchApiKey, usableApiKeys, usableOverlayTokens } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
@@ -286,13 +286,15 @@ export class RealtimeGateway {
         };
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
-      const found = await resolveApiKey(this.options.db.sql, apiKey);
-      // A key's organisation never changes; the sweep keeps its lastUsedAt current.
+      const overlayToken = !apiKey && typeof params.overlayToken === 'string' ? params.overlayToken : undefined;
+      const found = overlayToken ? await resolveOverlayToken(this.options.db.sql, overlayToken) : await resolveApiKey(this.options.db.sql, apiKey);
+      // A key's organisation (an overlay token's event) never changes; the sweep keeps its lastUsedAt current.
       const keyOrganisation = Promise.resolve(found);
       return {
         kind,
-        hash: sha256(apiKey!),
-        scope: () => ({ apiKey, keyOrganisation }),
+        overlay: Boolean(overlayToken),
+        hash: sha256((overlayToken ?? apiKey)!),
+        scope: () => (overlayToken ? { overlayToken, keyOrganisation } : { apiKey, keyOrganisation }),
         checked: () => touchApiKey(this.options.db.sql, found.keyId),
         quota: { policy: 'apiKey', key: found.keyId },
       };
@@ -362,6 +364,7 @@ export class RealtimeGateway {
       try {
         if (after) await assertRetained(this.options.db.sql, after, 'after');
         if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+        else if (socket.credential.overlay) throw notFound('The resource');
       } catch (error) {
         // A subscription the database could not check spends nothing: the client subscribes again.
         const answered = unavailableOr(error);
@@ -440,13 +443,14 @@ export class RealtimeGateway {
    */
   private async sweep(): Promise<void> {
     if (this.sockets.size === 0) return;
-    const hashes = { key: new Set<string>(), token: new Set<string>() };
-    for (const socket of this.sockets) hashes[socket.credential.kind].add(socket.credential.hash);
-    const [keys, tokens] = await Promise.all([
+    const hashes = { key: new Set<string>(), overlay: new Set<string>(), token: new Set<string>() };
+    for (const socket of this.sockets) hashes[socket.credential.overlay ? 'overlay' : socket.credential.kind].add(socket.credential.hash);
+    const [keys, overlays, tokens] = await Promise.all([
       hashes.key.size ? usableApiKeys(this.options.db.sql, [...hashes.key]) : new Set<string>(),
+      hashes.overlay.size ? usableOverlayTokens(this.options.db.sql, [...hashes.overlay]) : new Set<string>(),
       hashes.token.size ? resolveAuthorities(this.options.db.sql, [...hashes.token]) : new Map<string, Authority>(),
     ]);
-    const valid = new Set<string>([...keys, ...tokens.keys()]);
+    const valid = new Set<string>([...keys, ...overlays, ...tokens.keys()]);
     for (const socket of this.sockets) {
       const { credential } = socket;
       if (!valid.has(credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');

@@ -10,10 +10,12 @@ import type { Hold } from '../graphql/document-memory.ts';
 /** The credential a socket was opened with. */
 export interface Credential {
   kind: 'token' | 'key';
+  /** An overlay token (kind key): its one event's subscriptions only. */
+  overlay?: boolean;
   /** sha256 of the secret, as stored. */
   hash: string;
   /** What a request made with this credential carries. */
-  scope(): Pick<RequestScope, 'authorization' | 'apiKey' | 'keyOrganisation' | 'authority'>;
+  scope(): Pick<RequestScope, 'authorization' | 'apiKey' | 'overlayToken' | 'keyOrganisation' | 'authority'>;
   /**
    * Called by the gateway's periodic check while the credential's sockets are open and it is still
    * valid, with what the check found: a token's authority as it is now (an API key's is fixed).

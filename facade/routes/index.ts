@@ -11,6 +11,7 @@ import { chatRoutes } from './chat.ts';
 import { v1Routes } from './v1.ts';
 import { stageRoutes } from './stages.ts';
 import { apiKeyRoutes } from './api-keys.ts';
+import { overlayTokenRoutes } from './overlay-tokens.ts';
 import type { RouteRow } from './table.ts';
 
-export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...stageRoutes, ...chatRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...ownerTransferRoutes, ...apiKeyRoutes, ...v1Routes];
+export const routeTable: RouteRow[] = [...oauthRoutes, ...authorityRoutes, ...competitionWriteRoutes, ...competitionReadRoutes, ...stageRoutes, ...chatRoutes, ...esportsRoutes, ...developerRoutes, ...webhookRoutes, ...ownerTransferRoutes, ...apiKeyRoutes, ...overlayTokenRoutes, ...v1Routes];

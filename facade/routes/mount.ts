@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { GraphQLFormattedError } from 'graphql';
-import { ApiError, errorStatus, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import { ApiError, errorStatus, notFound, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
 import { sendError, sendRateLimited } from '../http/problem.ts';
@@ -108,6 +108,11 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
     runner.check(row.operation);
     router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
       ctx.state.route = row.path;
+      // An overlay token reads its event's v1 routes and nothing else: to any other route that takes
+      // a credential, a request carrying only one is answered as if the route did not exist.
+      if ((row.security === 'bearer' || (row.security === 'apiKey' && !row.overlay)) && ctx.get('x-overlay-token') && !ctx.get('authorization') && !ctx.get('x-api-key')) {
+        throw notFound('The resource');
+      }
       let variables: Record<string, unknown>;
       let input: RouteInput;
       try {

@@ -23,6 +23,8 @@ export interface RouteRow {
   description?: string;
   /** bearer: OAuth access token; client: OAuth client authentication; apiKey: organisation API key in x-api-key (v1); none. */
   security: 'bearer' | 'client' | 'apiKey' | 'none';
+  /** apiKey routes that an overlay token of the event (x-overlay-token) reads too: the event's own v1 routes. */
+  overlay?: boolean;
   input: {
     path?: z.ZodObject;
     query?: z.ZodObject;

@@ -12,6 +12,7 @@ import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMAT
 const TAG = 'v1 read API';
 const KEY =
   'Authorised by the organisation API key in the x-api-key header (missing, unknown or revoked → 401 invalid_token); a key in the URL is refused (400, key_in_url).';
+const OVERLAY = 'An overlay token of this event (x-overlay-token) reads it too; for any other event it is 404.';
 
 const headers = z.object({
   'x-api-key': z.string().max(200).optional().describe('Required: the organisation API key.'),
@@ -248,8 +249,9 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
     path: spec.path,
     tag: TAG,
     summary: spec.summary,
-    description: `${spec.description} Strong ETag from the event's revision: If-None-Match answers 304 while nothing in the event changed. Another organisation's event is 404. ${KEY}`,
+    description: `${spec.description} Strong ETag from the event's revision: If-None-Match answers 304 while nothing in the event changed. Another organisation's event is 404. ${KEY} ${OVERLAY}`,
     security: 'apiKey',
+    overlay: true,
     input: { path: z.object(Object.fromEntries(pathParams.map((param) => [param, idParam]))), ...(spec.query ? { query: spec.query } : {}), headers: conditionalHeaders },
     operation: prepareOperation(
       `query ${spec.operationId[0].toUpperCase()}${spec.operationId.slice(1)}($eventId: ID!, $view: String!, $ifNoneMatch: String${spec.declarations ? `, ${spec.declarations}` : ''}) {
@@ -356,8 +358,9 @@ export const v1Routes: RouteRow[] = [
     path: '/api/v1/events/{eventId}',
     tag: TAG,
     summary: 'An event of the organisation',
-    description: `The event with its revision as a strong ETag ("5"); If-None-Match answers 304 while it is unchanged. Another organisation's event is 404. ${KEY}`,
+    description: `The event with its revision as a strong ETag ("5"); If-None-Match answers 304 while it is unchanged. Another organisation's event is 404. ${KEY} ${OVERLAY}`,
     security: 'apiKey',
+    overlay: true,
     input: { path: z.object({ eventId: idParam }), headers: conditionalHeaders },
     operation: prepareOperation(`query V1GetEvent($eventId: ID!) { apiKey { event(id: $eventId) { ${V1_EVENT_FIELDS} } } }`),
     variables: ({ path }) => ({ eventId: path.eventId }),

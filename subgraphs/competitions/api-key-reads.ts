@@ -1,4 +1,6 @@
-// Reads behind an organisation API key (v1): everything is scoped to the key's organisation.
+// Reads behind an organisation API key (v1): everything is scoped to the key's organisation. An
+// overlay token (x-overlay-token) reads its one event through the same fields; everything else is
+// not_found for it, as if it did not exist.
 import type { SubgraphContext } from '../shared/context.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
@@ -7,9 +9,14 @@ import { matchesIfNoneMatch, organisationEventsPage, pageEtag, type ConditionalP
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
 import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 
+/** What an overlay token may not read (anything outside its event) answers as a missing resource. */
+export function outsideOverlay(key: KeyAuthority, what: string): void {
+  if (key.eventId !== undefined) throw notFound(what);
+}
+
 /** Maps, the reference data every event's pool and results name, in id order. */
 export async function mapsPage(ctx: SubgraphContext, args: { cursor?: string | null; limit?: number | null }): Promise<Page<MapRow>> {
-  await ctx.keyAuthority();
+  outsideOverlay(await ctx.keyAuthority(), 'The resource');
   return keysetPage({ binding: 'maps', args, order: ['id'], where: {}, find: (where, orderBy, take) => ctx.db.map.findMany({ where, orderBy, take }) });
 }
 
@@ -26,14 +33,15 @@ export async function mapsById(ctx: SubgraphContext, ids: string[]): Promise<Map
 }
 
 /** The key's organisation's events, as the v2 list pages them (same cursors, same ETags). */
-export function keyEventsPage(ctx: SubgraphContext, key: KeyAuthority, args: Omit<EventListArgs, 'organisationId'>): Promise<ConditionalPage<Event>> {
+export async function keyEventsPage(ctx: SubgraphContext, key: KeyAuthority, args: Omit<EventListArgs, 'organisationId'>): Promise<ConditionalPage<Event>> {
+  outsideOverlay(key, 'The resource');
   return organisationEventsPage(ctx, { ...args, organisationId: key.organisationId }, async () => undefined);
 }
 
 /** An event of the key's organisation; any other is not_found. */
 export async function keyEvent(ctx: SubgraphContext, key: KeyAuthority, eventId: string): Promise<Event> {
   const [row] = await ctx.sql<EventRow>(EVENT_SQL, [eventId]);
-  if (!row || row.organisationId !== key.organisationId) throw notFound('The event');
+  if (!row || row.organisationId !== key.organisationId || (key.eventId !== undefined && key.eventId !== eventId)) throw notFound('The event');
   return toEvent(row);
 }
 
@@ -66,6 +74,7 @@ const KEY_USER_SQL = `
 
 /** A user who takes part in an event of the key's organisation (public fields only); anyone else is not_found. */
 export async function keyUser(ctx: SubgraphContext, key: KeyAuthority, userId: string) {
+  outsideOverlay(key, 'The resource');
   const [[found], user] = await Promise.all([ctx.sql<{ found: number }>(KEY_USER_SQL, [key.organisationId, userId]), ctx.loaders.user.load(userId)]);
   if (!found || !user) throw notFound('The user');
   return user;

@@ -186,6 +186,23 @@ export const apiKeyCreateInput = z
   .strict()
   .meta({ id: 'CreateApiKeyRequest' });
 
+/** The longest an overlay token may live: a broadcast weekend, a month at most. */
+export const OVERLAY_TOKEN_MAX_SECONDS = 30 * 86_400;
+
+export const overlayTokenCreateInput = z
+  .object({
+    eventId: z.string().min(1).max(100).describe('The one event the token reads (v1 event routes and the gateway).'),
+    label: z.string().trim().min(1).max(100).describe('What the token is for, e.g. "Main stage scoreboard".'),
+    expiresIn: z
+      .number()
+      .int()
+      .min(60)
+      .max(OVERLAY_TOKEN_MAX_SECONDS)
+      .describe('Seconds until the token stops working (60 s to 30 days); it cannot be extended, issue another.'),
+  })
+  .strict()
+  .meta({ id: 'CreateOverlayTokenRequest' });
+
 export const apiKeyRotateInput = z
   .object({
     graceSeconds: z

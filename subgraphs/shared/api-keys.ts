@@ -8,6 +8,8 @@ import { ApiError, invalidToken } from './errors.ts';
 export interface KeyAuthority {
   keyId: string;
   organisationId: string;
+  /** An overlay token's one event: the credential reads that event and nothing else. */
+  eventId?: string;
 }
 
 const USABLE = `"revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > (now() AT TIME ZONE 'UTC'))`;
@@ -30,6 +32,34 @@ export async function resolveApiKey(sql: SqlRunner, key: string | undefined): Pr
   return row;
 }
 
+// Overlay tokens (x-overlay-token): an organisation's credential for one event's v1 reads and
+// gateway subscriptions, which a browser source may carry in its URL. They always expire.
+const OVERLAY_USABLE = `"revokedAt" IS NULL AND "expiresAt" > (now() AT TIME ZONE 'UTC')`;
+const OVERLAY_SQL = `SELECT id AS "keyId", "organisationId", "eventId" FROM "OverlayToken" WHERE "tokenHash" = $1 AND ${OVERLAY_USABLE}`;
+const OVERLAYS_SQL = `SELECT "tokenHash" AS hash FROM "OverlayToken" WHERE "tokenHash" = ANY($1::text[]) AND ${OVERLAY_USABLE}`;
+const TOUCH_OVERLAY_SQL = `
+  UPDATE "OverlayToken" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC')
+  WHERE id = $1 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute')`;
+
+export async function resolveOverlayToken(sql: SqlRunner, token: string | undefined): Promise<KeyAuthority> {
+  if (!token) throw invalidToken('An overlay token is required: send it in the x-overlay-token header.');
+  if (token.length > 200) throw invalidToken('The overlay token is unknown, revoked or expired.');
+  const [row] = await sql<Required<KeyAuthority>>(OVERLAY_SQL, [sha256(token)]);
+  if (!row) throw invalidToken('The overlay token is unknown, revoked or expired.');
+  touch(sql, TOUCH_OVERLAY_SQL, row.keyId);
+  return row;
+}
+
+/** The credential of a v1 read or gateway socket: the API key when one is sent, else the overlay token. */
+export function resolveKeyCredential(sql: SqlRunner, credentials: { apiKey?: string; overlayToken?: string }): Promise<KeyAuthority> {
+  return credentials.apiKey || !credentials.overlayToken ? resolveApiKey(sql, credentials.apiKey) : resolveOverlayToken(sql, credentials.overlayToken);
+}
+
+/** The hashes (sha256) of those overlay tokens that still work: not revoked, not expired. */
+export async function usableOverlayTokens(sql: SqlRunner, hashes: string[]): Promise<Set<string>> {
+  return new Set((await sql<{ hash: string }>(OVERLAYS_SQL, [hashes])).map((row) => row.hash));
+}
+
 /** The hashes (sha256) of those keys that still work: not revoked, not expired. */
 export async function usableApiKeys(sql: SqlRunner, hashes: string[]): Promise<Set<string>> {
   return new Set((await sql<{ hash: string }>(KEYS_SQL, [hashes])).map((row) => row.hash));
@@ -37,11 +67,15 @@ export async function usableApiKeys(sql: SqlRunner, hashes: string[]): Promise<S
 
 /** Records that a key is in use (its lastUsedAt, to the minute): a write at most once a minute per key. */
 export function touchApiKey(sql: SqlRunner, keyId: string): void {
+  touch(sql, keyId.startsWith('ovt_') ? TOUCH_OVERLAY_SQL : TOUCH_SQL, keyId);
+}
+
+function touch(sql: SqlRunner, statement: string, id: string): void {
   const now = Date.now();
-  if ((touched.get(keyId) ?? 0) >= now - 60_000) return;
-  touched.set(keyId, now);
+  if ((touched.get(id) ?? 0) >= now - 60_000) return;
+  touched.set(id, now);
   if (touched.size > 10_000) touched.clear();
-  void sql(TOUCH_SQL, [keyId]).catch(() => undefined);
+  void sql(statement, [id]).catch(() => undefined);
 }
 
 /** Query parameters that would put a key in a URL (logs, browser history, referrers). */

@@ -3,19 +3,21 @@
 import type { Database, Db, SqlRunner } from './db/database.ts';
 import { resolveAuthority, type Authority } from './authority.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
-import { resolveApiKey, type KeyAuthority } from './api-keys.ts';
+import { resolveKeyCredential, type KeyAuthority } from './api-keys.ts';
 
 export interface RequestScope {
   requestId: string;
   authorization?: string;
   /** The organisation API key of a v1 request (x-api-key). */
   apiKey?: string;
+  /** The overlay token of a v1 request (x-overlay-token): one event's reads. */
+  overlayToken?: string;
   installationId?: string;
   /** When the request's time is up (epoch ms): work that would commit after it is refused instead. */
   deadline: number;
   /** Memoised authority of this request. */
   authority?: Promise<Authority>;
-  /** Memoised organisation of its API key. */
+  /** Memoised organisation of its API key (or overlay token). */
   keyOrganisation?: Promise<KeyAuthority>;
 }
 
@@ -41,7 +43,7 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
     scope,
     requestId: scope.requestId,
     authority: () => (scope.authority ??= resolveAuthority(database.sql, scope.authorization)),
-    keyAuthority: () => (scope.keyOrganisation ??= resolveApiKey(database.sql, scope.apiKey)),
+    keyAuthority: () => (scope.keyOrganisation ??= resolveKeyCredential(database.sql, scope)),
     loaders: createLoaders(database.prisma, database.sql),
   };
 }
@@ -61,6 +63,7 @@ export function scopeFromHeaders(headers: Record<string, string | string[] | und
     requestId: one(HEADER_REQUEST_ID) ?? fallbackId,
     authorization: one('authorization'),
     apiKey: one('x-api-key'),
+    overlayToken: one('x-overlay-token'),
     installationId: one('svc-installation-id'),
     deadline: Date.now() + requestBudgetMs(),
   };

@@ -31,11 +31,12 @@ function normalise(text: string): string {
     .replace(/"access_token":"[^"]+"/g, '"access_token":"…"')
     .replace(/"secret":"whsec_[^"]+"/g, '"secret":"whsec_…"')
     .replace(/"(key|prefix)":"okey_[^"]+"/g, '"$1":"okey_…"')
+    .replace(/"(token|prefix)":"ovl_[^"]+"/g, '"$1":"ovl_…"')
     .replace(/"(lastUsedAt|expiresAt|revokedAt|authorizedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/"(iat|exp)":\d+/g, '"$1":…')
     .replace(/"(createdAt|updatedAt|deliveredAt|startedAt)":"[^"]+"/g, '"$1":"…"')
     .replace(/\b(chg_test)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…')
-    .replace(/\b(evt|par|stg|grp|inv|adj|tok|whe|dlv|key|otr)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
+    .replace(/\b(evt|par|stg|grp|inv|adj|tok|whe|dlv|key|otr|ovt)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
 }
 
 describe('direct and gateway execution of route operations', () => {

@@ -7,7 +7,8 @@
 // every valid one creates one event. Bodies are read before any credential is checked: floods of
 // deeply nested bodies and of bodies that never finish arriving, without a credential, are refused
 // within the same bounds. Floods of distinct stage standings and match reads, with and without a
-// credential, are answered within them too.
+// credential, are answered within them too, and so are floods of overlay tokens: issued, unknown and
+// valid ones on distinct routes, and gateway sockets opened with distinct unknown tokens.
 import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -325,6 +326,50 @@ const subscription = (i: number) => ({
     i % 3 === 1
       ? `subscription S${i} { standingsChanged(eventId: "evt_open", stageId: "stg_flood_${i}") { cursor standings { rank points ${rep(60, () => '__typename @include(if: true)')} } } }`
       : `subscription S${i < 0 ? `w${-i}` : i} { eventChanged(eventId: "evt_open") { cursor ${rep(80, () => '__typename @include(if: true)')} } }`,
+});
+
+describe('floods of overlay tokens', () => {
+  const issue = (i: number, eventId = 'evt_open') =>
+    fetch(`${base}/api/v2/organisations/org_demo/overlay-tokens`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-token-alice', 'content-type': 'application/json' },
+      body: JSON.stringify({ eventId, label: `Flood ${i} ${'l'.repeat(i % 90)}`, expiresIn: 60 + i }),
+    });
+
+  it('3,000 reads with unknown tokens and a valid one on distinct routes, then 300 sockets with unknown tokens: 2xx/4xx only, the server lives', async () => {
+    const first = await issue(3000);
+    expect(first.status).toBe(201);
+    const { token } = (await first.json()).data;
+    const watching = watch();
+    const statuses = await flood(3000, 24, (i) => {
+      const overlay = i % 2 ? `ovl_flood_${i}_${'t'.repeat(i % 180)}` : token;
+      const path = i % 4 === 0 ? `/api/v2/events/evt_open/stages/stg_flood_${i}/matches` : `/api/v1/events/${i % 5 ? 'evt_open' : 'evt_live'}/matches?limit=${(i % 20) + 1}&stageId=stg_flood_${i}`;
+      return fetch(`${base}${path}`, { headers: { 'x-overlay-token': overlay } });
+    });
+    const sockets = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const ws = new WebSocket(base.replace(/^http/, 'ws') + '/api/v1/gateway', 'graphql-transport-ws');
+        const closed = closeOf(ws);
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { overlayToken: `ovl_socket_${i}_${'s'.repeat(i % 150)}` } })));
+        ws.on('error', () => undefined);
+        return closed;
+      }),
+    );
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [200, 401, 404, 429].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+    // Unknown tokens: 401, or 429 once the file's earlier floods spent the address's anonymous quota.
+    expect((statuses.get(401) ?? 0) + (statuses.get(429) ?? 0)).toBeGreaterThan(0);
+    expect(new Set(sockets)).toEqual(new Set([4403]));
+  }, 180_000);
+
+  it('1,000 issuances, valid and for unknown events: 201 or 400 only, the server lives', async () => {
+    const watching = watch();
+    const statuses = await flood(1000, 24, (i) => issue(i, i % 2 ? 'evt_open' : `evt_flood_${i}`));
+    // Writes wait on the database, 24 at a time: /healthz within the 5 s the event-creation flood is held to.
+    await expectSurvived(watching, 5000);
+    expect(Object.fromEntries(statuses)).toEqual({ 201: 500, 400: 500 });
+  }, 180_000);
 });
 
 describe('floods of gateway messages', () => {

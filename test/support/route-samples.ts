@@ -21,6 +21,8 @@ export interface SampleState {
   latestStageOf(eventId: string): Promise<string>;
   /** The event's participants that a stage takes (registered, checked in, confirmed), in registration order. */
   eligibleParticipantsOf(eventId: string): Promise<string[]>;
+  /** The organisation's newest overlay token (ovt_none when there is none). */
+  latestOverlayTokenOf(organisationId: string): Promise<string>;
 }
 
 /** What the samples read of a running test server's database as they go. */
@@ -32,6 +34,8 @@ export const sampleStateOf = (server: () => TestServer): SampleState => ({
   latestStageOf: async (eventId) => (await server().db.prisma.stage.findFirst({ where: { eventId }, orderBy: { position: 'desc' } }))?.id ?? 'stg_none',
   eligibleParticipantsOf: async (eventId) =>
     (await server().db.prisma.participant.findMany({ where: { eventId, status: { in: ELIGIBLE_STATUSES } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
+  latestOverlayTokenOf: async (organisationId) =>
+    (await server().db.prisma.overlayToken.findFirst({ where: { organisationId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }))?.id ?? 'ovt_none',
   userToken: async (userId) => {
     const token = `esp_at_sample_${randomUUID()}`;
     await server().db.prisma.accessToken.create({
@@ -41,7 +45,7 @@ export const sampleStateOf = (server: () => TestServer): SampleState => ({
   },
 });
 
-export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf }: SampleState): Record<string, Sample[]> {
+export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf, latestOverlayTokenOf }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
   const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -422,6 +426,19 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf,
     revokeOrganisationApiKey: [
       { path: '/api/v2/organisations/org_demo/api-keys/key_demo_spare', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 200 },
       { path: '/api/v2/organisations/org_demo/api-keys/key_nope', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 404 },
+    ],
+    createOverlayToken: [
+      { path: '/api/v2/organisations/org_demo/overlay-tokens', init: { method: 'POST', headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' }, body: JSON.stringify({ eventId: 'evt_live', label: 'Samples', expiresIn: 3600 }) }, status: 201 },
+      { path: '/api/v2/organisations/org_demo/overlay-tokens', init: { method: 'POST', headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' }, body: JSON.stringify({ eventId: 'evt_live', label: 'Samples', expiresIn: 31 * 86_400 }) }, status: 400 },
+      { path: '/api/v2/organisations/org_demo/overlay-tokens', init: { method: 'POST', headers: { ...bearer('demo-token-readonly'), 'content-type': 'application/json' }, body: JSON.stringify({ eventId: 'evt_live', label: 'Samples', expiresIn: 3600 }) }, status: 403 },
+    ],
+    listOverlayTokens: [
+      { path: '/api/v2/organisations/org_demo/overlay-tokens', init: { headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/organisations/org_demo/overlay-tokens?limit=0', init: { headers: bearer('demo-token-alice') }, status: 400 },
+    ],
+    revokeOverlayToken: [
+      { path: async () => `/api/v2/organisations/org_demo/overlay-tokens/${await latestOverlayTokenOf('org_demo')}`, init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 200 },
+      { path: '/api/v2/organisations/org_demo/overlay-tokens/ovt_nope', init: { method: 'DELETE', headers: bearer('demo-token-alice') }, status: 404 },
     ],
     // Owner transfers, in route-table order: app_demo is offered to org_rival and app_noesports to
     // org_demo (the creations answer 201), otr_pending is accepted by dave, app_demo's offer declined

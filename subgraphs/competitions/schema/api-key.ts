@@ -2,7 +2,7 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
-import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, type EventView } from '../api-key-reads.ts';
+import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, outsideOverlay, type EventView } from '../api-key-reads.ts';
 import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage, eventListArgs } from './event.ts';
@@ -43,7 +43,10 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
     organisation: t.field({
       type: Organisation,
       description: "The key's organisation.",
-      resolve: async (key, _args, ctx) => (await ctx.loaders.organisation.load(key.organisationId))!,
+      resolve: async (key, _args, ctx) => {
+        outsideOverlay(key, 'The resource');
+        return (await ctx.loaders.organisation.load(key.organisationId))!;
+      },
     }),
     events: t.field({
       type: EventPage,

@@ -13,6 +13,7 @@ import './player-statistics.ts';
 import './event-writes.ts';
 import './api-key.ts';
 import './api-key-admin.ts';
+import './overlay-tokens.ts';
 import './chat.ts';
 
 export { builder };

@@ -1,0 +1,82 @@
+// Overlay tokens: the credential a broadcaster's browser source may carry in its URL (an
+// organisation API key must never be). Issued by a user who manages the event's broadcast
+// (broadcast:manage), for one event and at most 30 days; the token is answered once and stored as
+// its sha256. It reads that event through v1 and the gateway and nothing else (api-key-reads.ts);
+// revoked, it stops at once and the gateway closes its sockets (facade/realtime/server.ts).
+import { randomBytes } from 'node:crypto';
+import type { SubgraphContext } from '../shared/context.ts';
+import type { OverlayToken } from '../shared/db/generated/client.ts';
+import { requireScope } from '../shared/authority.ts';
+import { newId, sha256 } from '../shared/crypto.ts';
+import { notFound, validationFailed } from '../shared/errors.ts';
+import { keysetPage, type Page } from '../shared/pagination.ts';
+import { validate } from '../shared/validation.ts';
+import { assertOrganiserAuthority } from './event-write.ts';
+import { overlayTokenCreateInput } from './inputs.ts';
+
+export type OverlayTokenView = Omit<OverlayToken, 'tokenHash'>;
+
+export interface IssuedOverlayToken {
+  overlayToken: OverlayTokenView;
+  /** The token itself, shown only in this answer. */
+  token: string;
+}
+
+const view = ({ tokenHash: _hash, ...row }: OverlayToken): OverlayTokenView => row;
+
+/** ovl_ and 32 random bytes; the first 12 characters are the visible prefix. */
+function newToken(): { token: string; prefix: string; tokenHash: string } {
+  const token = `ovl_${randomBytes(32).toString('base64url')}`;
+  return { token, prefix: token.slice(0, 12), tokenHash: sha256(token) };
+}
+
+/**
+ * The caller manages the broadcast of the organisation, or of its event `eventId`: a token with
+ * broadcast:manage (403 missing_scope), of an application installed there, whose user holds it there.
+ */
+async function manage(ctx: SubgraphContext, organisationId: string, eventId?: string): Promise<void> {
+  const authority = await ctx.authority();
+  requireScope(authority, 'broadcast:manage');
+  if (!(await ctx.loaders.organisation.load(organisationId))) throw notFound('The organisation');
+  await assertOrganiserAuthority(ctx, authority, 'broadcast:manage', organisationId, eventId);
+}
+
+export async function createOverlayToken(ctx: SubgraphContext, organisationId: string, body: unknown): Promise<IssuedOverlayToken> {
+  requireScope(await ctx.authority(), 'broadcast:manage');
+  const input = validate(overlayTokenCreateInput, body);
+  const event = await ctx.db.event.findUnique({ where: { id: input.eventId }, select: { organisationId: true } });
+  // An event of another organisation reads as one that does not exist.
+  if (event?.organisationId !== organisationId) {
+    await manage(ctx, organisationId);
+    throw validationFailed('The event is not one of this organisation.', [{ field: 'eventId', issue: 'unknown event' }]);
+  }
+  await manage(ctx, organisationId, input.eventId);
+  const { token, prefix, tokenHash } = newToken();
+  const row = await ctx.db.overlayToken.create({
+    data: { id: newId('ovt'), organisationId, eventId: input.eventId, label: input.label, prefix, tokenHash, expiresAt: new Date(Date.now() + input.expiresIn * 1000) },
+  });
+  return { overlayToken: view(row), token };
+}
+
+export async function listOverlayTokens(ctx: SubgraphContext, organisationId: string, args: { cursor?: string | null; limit?: number | null }): Promise<Page<OverlayTokenView>> {
+  await manage(ctx, organisationId);
+  return keysetPage({
+    binding: `overlay-tokens|${organisationId}`,
+    args,
+    order: ['createdAt', 'id'],
+    where: { organisationId },
+    find: (where, orderBy, take) => ctx.db.overlayToken.findMany({ where, orderBy, take }),
+    map: view,
+  });
+}
+
+export async function revokeOverlayToken(ctx: SubgraphContext, organisationId: string, tokenId: string): Promise<OverlayTokenView> {
+  const row = await ctx.db.overlayToken.findUnique({ where: { id: tokenId } });
+  if (!row || row.organisationId !== organisationId) {
+    await manage(ctx, organisationId);
+    throw notFound('The overlay token');
+  }
+  await manage(ctx, organisationId, row.eventId);
+  if (row.revokedAt) return view(row);
+  return view(await ctx.db.overlayToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
+}
