@@ -56,7 +56,7 @@ export async function stageFollowUps(
   // The stage's open matches are counted meanwhile: they decide whether it completes.
   const [inputs, [open]] = await Promise.all([
     readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !incremental }),
-    ctx.sql<{ matches: number; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
+    ctx.sql<{ open: boolean; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
   ]);
   let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
@@ -74,12 +74,12 @@ export async function stageFollowUps(
   const stageDone =
     !paired &&
     stage.status === 'running' &&
-    open.matches === 0 &&
+    !open.open &&
     touched.every((m) => FINISHED.has(m.status)) &&
     // A swiss stage pairs round after round: it is over when its last round is.
     (stage.format !== 'swiss' || open.rounds >= (settings.rounds ?? 0));
   // A correction can give a completed stage a match to play again (a grand-final reset it now needs).
-  const reopened = stage.status === 'completed' && (open.matches > 0 || !touched.every((m) => FINISHED.has(m.status)));
+  const reopened = stage.status === 'completed' && (open.open || !touched.every((m) => FINISHED.has(m.status)));
   // Qualification is final with the stage: completing (or reopening) it marks (or clears) the
   // qualifiers of every group, not only the reported one.
   if ((stageDone || reopened) && settings.qualifiers) {

@@ -48,8 +48,12 @@ export const hasComputedStandings = (stage: StandingsStage) => stage.status !== 
 /** The group key of a standing: the group, or null for a stage without groups. */
 export type GroupKey = string | null;
 
+/** What the standings read of a match row (a head_to_head read leaves out all but the result). */
+export type StandingsMatchInput = Pick<StandingsMatchRow, 'status' | 'participantAId' | 'participantBId' | 'scoreA' | 'scoreB' | 'forfeit' | 'isFreeWin'> &
+  Partial<Pick<StandingsMatchRow, 'opponents' | 'bracket' | 'roundNumber' | 'winnerToMatchId' | 'loserToMatchId'>>;
+
 /** A match as the standings count it: completed ones only (null otherwise). */
-export function standingsMatch(row: StandingsMatchRow): StandingsMatch | null {
+export function standingsMatch(row: StandingsMatchInput): StandingsMatch | null {
   if (row.status !== 'completed') return null;
   if (row.opponents) {
     const results = row.opponents.filter((o) => o.place != null).map((o) => ({ participantId: o.participantId, place: o.place! }));
@@ -341,7 +345,7 @@ export async function standingsFromStored(
     const setOf = new Map<string, number>();
     [...sets.values()].filter((ids) => ids.length > 1).forEach((ids, index) => ids.forEach((id) => setOf.set(id, index)));
     if (setOf.size) {
-      const rows = await ctx.sql<StandingsMatchRow>(LEVEL_MATCHES_SQL, [eventId, stage.id, groupId === null ? null : [groupId], JSON.stringify(Object.fromEntries(setOf)), [options.after.id]]);
+      const rows = await ctx.sql<StandingsMatchInput>(LEVEL_MATCHES_SQL, [eventId, stage.id, groupId === null ? null : [groupId], JSON.stringify(Object.fromEntries(setOf)), [options.after.id]]);
       const { participantAId: a, participantBId: b } = options.after;
       const own = a !== null && b !== null && setOf.has(a) && setOf.get(a) === setOf.get(b) ? [options.after] : [];
       level = [...rows, ...own].map(standingsMatch).filter((match) => match !== null);

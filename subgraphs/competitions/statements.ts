@@ -537,12 +537,12 @@ export const INSERT_PARTICIPANT_SQL = [
 export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE id = $1 AND status = 'pending'`;
 
 /**
- * Stage $1 beside a report of matches $2: its matches still to be played other than those, the
+ * Stage $1 beside a report of matches $2: whether a match other than those is still to be played, the
  * rounds of its group with the fewest so far (swiss pairs them one at a time), and the other stages
  * of its event not completed.
  */
 export const OPEN_STAGE_MATCHES_SQL = `
-  SELECT (SELECT count(*)::int FROM "Match" WHERE "eventId" = s."eventId" AND "stageId" = $1 AND status NOT IN ('completed', 'cancelled') AND NOT (id = ANY($2::text[]))) AS matches,
+  SELECT EXISTS (SELECT 1 FROM "Match" WHERE "stageId" = $1 AND status IN ('scheduled', 'live') AND NOT (id = ANY($2::text[]))) AS open,
          (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "eventId" = s."eventId" AND "stageId" = $1 GROUP BY "groupId") g) AS rounds,
          (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> $1 AND o.status <> 'completed') AS "otherStages"
   FROM "Stage" s WHERE s.id = $1`;
@@ -602,7 +602,7 @@ export const STANDINGS_MATCHES_SQL = {
  * plan cannot know how many participants there are, and planned a join for 10 as nested loops.
  */
 export const LEVEL_MATCHES_SQL = `
-  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents
+  SELECT m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin"
   FROM "Match" m
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed'
     AND NOT (m.id = ANY($5::text[])) AND ($4::jsonb ->> m."participantAId") = ($4::jsonb ->> m."participantBId")`;
