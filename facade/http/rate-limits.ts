@@ -439,20 +439,26 @@ export function addressKey(ip: string): string {
 }
 
 /**
- * Whose quota a request spends: its application (with its user), its API key or overlay token, or its IP address.
+ * Whose quota a request spends: its application (with its user), its API key or overlay token (first
+ * on the v1 routes, prefer 'key'), or its IP address.
  * Only a credential found invalid makes a request anonymous: one that could not be checked (the
  * database away) fails the request with 503 service_unavailable, spending nobody's quota.
  */
-export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number): Promise<Decision> {
-  if (scope.authorization) {
+export async function chargeCaller(limits: RateLimits, sql: SqlRunner, scope: RequestScope, ip: string, points: number, prefer: 'token' | 'key' = 'token'): Promise<Decision> {
+  const viaToken = async () => {
+    if (!scope.authorization) return null;
     // The same memoised lookup the subgraphs use: the token is read once per request.
     const authority = await checked(scope.authority ??= resolveAuthority(sql, scope.authorization));
-    if (authority) return limits.take('token', tokenQuotaKey(authority), points);
-  } else if (scope.apiKey || scope.overlayToken) {
+    return authority ? limits.take('token', tokenQuotaKey(authority), points) : null;
+  };
+  const viaKey = async () => {
+    if (!scope.apiKey && !scope.overlayToken) return null;
     const key = await checked(scope.keyOrganisation ??= resolveKeyCredential(sql, scope));
-    if (key) return limits.take('apiKey', key.keyId, points);
-  }
-  return limits.take('anonymous', addressKey(ip), points);
+    return key ? limits.take('apiKey', key.keyId, points) : null;
+  };
+  // The credential the route reads with pays; another one sent beside it only when that one is absent.
+  const [first, second] = prefer === 'key' ? [viaKey, viaToken] : [viaToken, viaKey];
+  return (await first()) ?? (await second()) ?? limits.take('anonymous', addressKey(ip), points);
 }
 
 /** A credential's lookup: null when the credential is not valid; a lookup that failed is thrown (as 503 when the database was away). */

@@ -33,6 +33,13 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, locatio
   return validate(schema, value, location);
 }
 
+/** A request with an overlay token (and not the route's own credential) to a route the token may not read. */
+function outsideOverlay(ctx: Context, row: RouteRow): boolean {
+  if (!ctx.get('x-overlay-token')) return false;
+  if (row.security === 'apiKey') return !row.overlay && !ctx.get('x-api-key');
+  return row.security === 'bearer' && !ctx.get('authorization');
+}
+
 /** A route that takes no body refuses one rather than ignore what the client meant to send. */
 function refuseBody(ctx: Context): undefined {
   const length = Number(ctx.get('content-length') || '0');
@@ -99,7 +106,8 @@ async function spendQuota(
   { limits, sql }: RouteLimits,
 ): Promise<{ refused: Decision } | { spent: Decision } | { check: CredentialCheck }> {
   if (row.security === 'client') return beginCredentialCheck(limits, ctx.ip, String((variables.input as { clientId: string }).clientId));
-  const decision = await chargeCaller(limits, sql, context.scope, ctx.ip, 1);
+  // A v1 route is paid for by the key or overlay token it reads with, whatever else the request carries.
+  const decision = await chargeCaller(limits, sql, context.scope, ctx.ip, 1, row.security === 'apiKey' ? 'key' : 'token');
   return decision.allowed ? { spent: decision } : { refused: decision };
 }
 
@@ -109,8 +117,13 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
     router[row.method](row.operationId, koaPath(row.path), async (ctx) => {
       ctx.state.route = row.path;
       // An overlay token reads its event's v1 routes and nothing else: to any other route that takes
-      // a credential, a request carrying only one is answered as if the route did not exist.
-      if ((row.security === 'bearer' || (row.security === 'apiKey' && !row.overlay)) && ctx.get('x-overlay-token') && !ctx.get('authorization') && !ctx.get('x-api-key')) {
+      // a credential, a request carrying it instead of that route's credential is answered as if the
+      // route did not exist, whether the token is valid or not, once its quota (the token's, or the
+      // address's for an unknown one) has paid for the answer.
+      if (outsideOverlay(ctx, row)) {
+        const spent = await chargeCaller(routeLimits.limits, routeLimits.sql, scopeOf(ctx), ctx.ip, 1, 'key');
+        if (!spent.allowed) return refuseQuota(ctx, row, spent);
+        ctx.set(rateLimitHeaders(spent));
         throw notFound('The resource');
       }
       let variables: Record<string, unknown>;

@@ -8,7 +8,8 @@ import type { SubgraphContext } from '../shared/context.ts';
 import type { OverlayToken } from '../shared/db/generated/client.ts';
 import { requireScope } from '../shared/authority.ts';
 import { newId, sha256 } from '../shared/crypto.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
+import { ApiError, forbidden, notFound, validationFailed } from '../shared/errors.ts';
+import { conflict } from './writes.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
 import { validate } from '../shared/validation.ts';
 import { assertOrganiserAuthority } from './event-write.ts';
@@ -38,8 +39,20 @@ async function manage(ctx: SubgraphContext, organisationId: string, eventId?: st
   const authority = await ctx.authority();
   requireScope(authority, 'broadcast:manage');
   if (!(await ctx.loaders.organisation.load(organisationId))) throw notFound('The organisation');
-  await assertOrganiserAuthority(ctx, authority, 'broadcast:manage', organisationId, eventId);
+  try {
+    await assertOrganiserAuthority(ctx, authority, 'broadcast:manage', organisationId, eventId);
+  } catch (error) {
+    // One answer whether or not the event (or token) asked about is one of the organisation's: a
+    // caller without access there learns nothing of what it holds.
+    if (error instanceof ApiError && error.details?.some((detail) => detail.issue === 'missing_installation')) {
+      throw forbidden('The application has no active installation on this organisation or its event.', 'missing_installation');
+    }
+    throw error;
+  }
 }
+
+/** Tokens of one event that work at once: a screen has a handful of browser sources, never hundreds. */
+export const ACTIVE_OVERLAY_TOKENS_PER_EVENT = 100;
 
 export async function createOverlayToken(ctx: SubgraphContext, organisationId: string, body: unknown): Promise<IssuedOverlayToken> {
   requireScope(await ctx.authority(), 'broadcast:manage');
@@ -51,6 +64,10 @@ export async function createOverlayToken(ctx: SubgraphContext, organisationId: s
     throw validationFailed('The event is not one of this organisation.', [{ field: 'eventId', issue: 'unknown event' }]);
   }
   await manage(ctx, organisationId, input.eventId);
+  const active = await ctx.db.overlayToken.count({ where: { eventId: input.eventId, revokedAt: null, expiresAt: { gt: new Date() } } });
+  if (active >= ACTIVE_OVERLAY_TOKENS_PER_EVENT) {
+    throw conflict(`The event has ${ACTIVE_OVERLAY_TOKENS_PER_EVENT} overlay tokens that work: revoke one it no longer needs first.`, 'overlay_token_limit');
+  }
   const { token, prefix, tokenHash } = newToken();
   const row = await ctx.db.overlayToken.create({
     data: { id: newId('ovt'), organisationId, eventId: input.eventId, label: input.label, prefix, tokenHash, expiresAt: new Date(Date.now() + input.expiresIn * 1000) },

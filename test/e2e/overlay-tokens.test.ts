@@ -134,6 +134,12 @@ describe('issuing, listing and revoking', () => {
     expectError(await call(server.url, '/api/v2/organisations/org_nope/overlay-tokens', { method: 'POST', token: 'demo-token-alice', body: { eventId: 'evt_live', label: 'x', expiresIn: 60 } }), 404, 'not_found');
     // An organisation the application is not installed on reads as one that does not exist.
     expect((await call(server.url, '/api/v2/organisations/org_rival/overlay-tokens', { token: 'demo-token-alice' })).status).toBe(404);
+    // Alice has no access to org_rival: its events, real or not, and its tokens get one answer.
+    const rivalAnswers = await Promise.all(
+      ['evt_rival', 'evt_live', 'evt_nope'].map((eventId) => call(server.url, '/api/v2/organisations/org_rival/overlay-tokens', { method: 'POST', token: 'demo-token-alice', body: { eventId, label: 'x', expiresIn: 60 } })),
+    );
+    for (const answer of rivalAnswers) expect(answer.body.error).toEqual({ ...rivalAnswers[0].body.error, requestId: answer.body.error.requestId });
+    expect(rivalAnswers[0].status).toBe(403);
     const { id } = await issued();
     // A token of org_demo is not found through another organisation.
     expectError(await call(server.url, `/api/v2/organisations/org_rival/overlay-tokens/${id}`, { method: 'DELETE', token: 'demo-token-dave' }), 403, 'forbidden');
@@ -159,6 +165,10 @@ describe('what an overlay token reads', () => {
       expect(refused.status, `${row.operationId} ${other}`).toBe(404);
       expect(refused.body.error.code).toBe('not_found');
       expect((await get(row.path.replace('{eventId}', 'evt_rival').replace(/\{\w+\}/g, 'x_nope'), { 'x-overlay-token': token })).status).toBe(404);
+    }
+    // Whether the token is valid or not, with or without an Authorization header: one answer.
+    for (const headers of [{}, { authorization: 'Bearer junk' }, { authorization: 'Bearer demo-token-app' }]) {
+      for (const overlay of [token, 'ovl_bogus']) expect((await get('/api/v1/organisation', { 'x-overlay-token': overlay, ...headers })).status).toBe(404);
     }
     const outside = v1.filter((row) => !row.overlay);
     expect(outside.map((row) => row.operationId).sort()).toEqual(['v1GetOrganisation', 'v1GetUser', 'v1ListEvents', 'v1ListMaps']);
@@ -201,6 +211,20 @@ describe('what an overlay token reads', () => {
       expect(response.status, t.slice(0, 10)).toBe(401);
       expect(response.body.error.code).toBe('invalid_token');
     }
+  });
+});
+
+describe('an event holds at most 100 tokens that work', () => {
+  it('answers 409 overlay_token_limit at the 101st, and issues again once one is revoked', async () => {
+    const working = await server.db.prisma.overlayToken.count({ where: { eventId: 'evt_done', revokedAt: null, expiresAt: { gt: new Date() } } });
+    await server.db.prisma.overlayToken.createMany({
+      data: Array.from({ length: 100 - working }, (_, i) => ({ id: `ovt_cap_${i}`, organisationId: 'org_demo', eventId: 'evt_done', label: 'cap', prefix: 'ovl_cap', tokenHash: sha256(`cap-${i}`), expiresAt: new Date(Date.now() + 3_600_000) })),
+    });
+    expectError(await issue({ eventId: 'evt_done' }), 409, 'conflict', 'overlay_token_limit');
+    // Other events are not affected.
+    expect((await issue({ eventId: 'evt_live' })).status).toBe(201);
+    expect((await call(server.url, '/api/v2/organisations/org_demo/overlay-tokens/ovt_cap_0', { method: 'DELETE', token: 'demo-token-alice' })).status).toBe(200);
+    expect((await issue({ eventId: 'evt_done' })).status).toBe(201);
   });
 });
 
@@ -263,8 +287,22 @@ describe('rate limits', () => {
       const statuses = [];
       for (let i = 0; i < 7; i++) statuses.push((await get('/api/v1/events/evt_live', { 'x-overlay-token': first.token }, limited.url)).status);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      // Refused on a route it may not read, it still pays: a token past its quota is refused there too.
+      expect((await get('/api/v2/auth/context', { 'x-overlay-token': first.token }, limited.url)).status).toBe(429);
       expect((await get('/api/v1/events/evt_live', { 'x-overlay-token': second.token }, limited.url)).status).toBe(200);
       expect((await get('/api/v1/events/evt_live', { 'x-api-key': KEY }, limited.url)).status).toBe(200);
+      // An Authorization header beside it does not move the cost elsewhere: the token pays on v1 routes.
+      const third = await issued({}, limited.url);
+      const policies = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${limited.url}/api/v1/events/evt_live`, { headers: { 'x-overlay-token': third.token, authorization: i % 2 ? 'Bearer junk' : 'Bearer demo-token-app' } });
+        policies.push([response.status, response.headers.get('ratelimit-policy')?.split(';')[0]]);
+      }
+      expect(policies).toEqual([...Array(5).fill([200, '"api_key"']), [429, '"api_key"']]);
+      // Junk overlay tokens on routes they may not read are 404s that the address pays for.
+      const junk = await fetch(`${limited.url}/api/v2/auth/context`, { headers: { 'x-overlay-token': 'junk' } });
+      expect(junk.status).toBe(404);
+      expect(junk.headers.get('ratelimit-policy')).toMatch(/^"anonymous"/);
     } finally {
       await limited.close();
     }
