@@ -167,7 +167,7 @@ describe('what an overlay token reads', () => {
       expect((await get(row.path.replace('{eventId}', 'evt_rival').replace(/\{\w+\}/g, 'x_nope'), { 'x-overlay-token': token })).status).toBe(404);
     }
     // Whether the token is valid or not, with or without an Authorization header: one answer.
-    for (const headers of [{}, { authorization: 'Bearer junk' }, { authorization: 'Bearer demo-token-app' }]) {
+    for (const headers of [{}, { authorization: 'Bearer junk' }, { authorization: 'Bearer demo-token-app' }] as Record<string, string>[]) {
       for (const overlay of [token, 'ovl_bogus']) expect((await get('/api/v1/organisation', { 'x-overlay-token': overlay, ...headers })).status).toBe(404);
     }
     const outside = v1.filter((row) => !row.overlay);
