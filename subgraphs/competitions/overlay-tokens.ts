@@ -14,6 +14,7 @@ import { keysetPage, type Page } from '../shared/pagination.ts';
 import { validate } from '../shared/validation.ts';
 import { assertOrganiserAuthority } from './event-write.ts';
 import { overlayTokenCreateInput } from './inputs.ts';
+import { INSERT_OVERLAY_TOKEN_SQL, LOCK_EVENT_FOR_TOKEN_SQL } from './statements.ts';
 
 export type OverlayTokenView = Omit<OverlayToken, 'tokenHash'>;
 
@@ -64,14 +65,16 @@ export async function createOverlayToken(ctx: SubgraphContext, organisationId: s
     throw validationFailed('The event is not one of this organisation.', [{ field: 'eventId', issue: 'unknown event' }]);
   }
   await manage(ctx, organisationId, input.eventId);
-  const active = await ctx.db.overlayToken.count({ where: { eventId: input.eventId, revokedAt: null, expiresAt: { gt: new Date() } } });
-  if (active >= ACTIVE_OVERLAY_TOKENS_PER_EVENT) {
+  const { token, prefix, tokenHash } = newToken();
+  // Counted and inserted under the event's lock: concurrent issuances cannot pass the limit together.
+  const [, inserted] = await ctx.transaction([
+    { text: LOCK_EVENT_FOR_TOKEN_SQL, values: [input.eventId] },
+    { text: INSERT_OVERLAY_TOKEN_SQL, values: [newId('ovt'), organisationId, input.eventId, input.label, prefix, tokenHash, input.expiresIn, ACTIVE_OVERLAY_TOKENS_PER_EVENT] },
+  ]);
+  if (!inserted.length) {
     throw conflict(`The event has ${ACTIVE_OVERLAY_TOKENS_PER_EVENT} overlay tokens that work: revoke one it no longer needs first.`, 'overlay_token_limit');
   }
-  const { token, prefix, tokenHash } = newToken();
-  const row = await ctx.db.overlayToken.create({
-    data: { id: newId('ovt'), organisationId, eventId: input.eventId, label: input.label, prefix, tokenHash, expiresAt: new Date(Date.now() + input.expiresIn * 1000) },
-  });
+  const row = await ctx.db.overlayToken.findUniqueOrThrow({ where: { id: String(inserted[0].id) } });
   return { overlayToken: view(row), token };
 }
 
