@@ -343,7 +343,7 @@ describe('floods of overlay tokens', () => {
     const watching = watch();
     const statuses = await flood(3000, 24, (i) => {
       const overlay = i % 2 ? `ovl_flood_${i}_${'t'.repeat(i % 180)}` : token;
-      const path = i % 4 === 0 ? `/api/v2/events/evt_open/stages/stg_flood_${i}/matches` : `/api/v1/events/${i % 5 ? 'evt_open' : 'evt_live'}/matches?limit=${(i % 20) + 1}&stageId=stg_flood_${i}`;
+      const path = i % 4 === 0 ? `/api/v2/events/evt_open/stages/stg_flood_${i}/matches` : `/api/v1/events/${i % 5 ? 'evt_open' : 'evt_live'}/matches?limit=${(i % 100) + 1}&stageId=stg_flood_${i}`;
       return fetch(`${base}${path}`, { headers: { 'x-overlay-token': overlay } });
     });
     const sockets = await Promise.all(
@@ -366,8 +366,7 @@ describe('floods of overlay tokens', () => {
   it('1,000 issuances, valid and for unknown events: 201 up to the limit of the event, then 409; 400 for unknown events; the server lives', async () => {
     const watching = watch();
     const statuses = await flood(1000, 24, (i) => issue(i, i % 2 ? 'evt_open' : `evt_flood_${i}`));
-    // Writes wait on the database, 24 at a time: /healthz within the 5 s the event-creation flood is held to.
-    await expectSurvived(watching, 5000);
+    await expectSurvived(watching);
     // Unknown events are refused; evt_open takes tokens up to its 100 that work (one issued above), then 409.
     expect(statuses.get(400)).toBe(500);
     expect((statuses.get(201) ?? 0) + (statuses.get(409) ?? 0)).toBe(500);
@@ -451,8 +450,8 @@ describe('a flood of event creations', () => {
         }
       }),
     );
-    // Writes wait on the database, 24 at a time: /healthz within the 5 s this flood has always been held to.
-    const seen = await expectSurvived(watching, 5000);
+    // Writes wait on the database, 24 at a time; /healthz does not (on PGlite the queue yields between statements).
+    const seen = await expectSurvived(watching);
     console.info(`event creation flood: slowest /healthz ${seen.slowestHealthMs.toFixed(0)} ms, heap at most ${seen.heapMiB.toFixed(0)} MiB`);
     const abs = statuses.map(Math.abs);
     expect(abs.filter((status) => status >= 500)).toEqual([]);

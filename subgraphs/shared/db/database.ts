@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { yieldBetweenQueries } from './pglite-turns.ts';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -192,6 +193,7 @@ function openPglite(dataDir: string, counter?: Counter, loadDataDir?: Blob): Dat
   const client = new PGlite(dataDir, { startParams, ...(inMemory && loadDataDir ? { loadDataDir } : {}) });
   // A directory PGlite cannot open fails its first query, which says so; not an unhandled rejection too.
   client.waitReady.catch(() => undefined);
+  yieldBetweenQueries(client);
   const adapterFactory = new PrismaPGlite(client);
   // PGlite keeps one session: its shadow database for the schema engine is a second, in-memory one.
   const migrationFactory: SqlMigrationAwareDriverAdapterFactory = {
