@@ -22,7 +22,7 @@ import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr }
 import { coalesce } from '../../subgraphs/shared/coalesce.ts';
 import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
 import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
-import { resolveApiKey, resolveOverlayToken, touchApiKey, usableApiKeys, usableOverlayTokens } from '../../subgraphs/shared/api-keys.ts';
+import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, usableOverlayTokens } from '../../subgraphs/shared/api-keys.ts';
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
@@ -287,7 +287,7 @@ export class RealtimeGateway {
       }
       const apiKey = typeof params.apiKey === 'string' ? params.apiKey : undefined;
       const overlayToken = !apiKey && typeof params.overlayToken === 'string' ? params.overlayToken : undefined;
-      const found = overlayToken ? await resolveOverlayToken(this.options.db.sql, overlayToken) : await resolveApiKey(this.options.db.sql, apiKey);
+      const found = await resolveKeyCredential(this.options.db.sql, { apiKey, overlayToken });
       // A key's organisation (an overlay token's event) never changes; the sweep keeps its lastUsedAt current.
       const keyOrganisation = Promise.resolve(found);
       return {
@@ -295,7 +295,7 @@ export class RealtimeGateway {
         overlay: Boolean(overlayToken),
         hash: sha256((overlayToken ?? apiKey)!),
         scope: () => (overlayToken ? { overlayToken, keyOrganisation } : { apiKey, keyOrganisation }),
-        checked: () => touchApiKey(this.options.db.sql, found.keyId),
+        checked: () => (overlayToken ? touchOverlayToken : touchApiKey)(this.options.db.sql, found.keyId),
         quota: { policy: 'apiKey', key: found.keyId },
       };
     } catch (error) {

@@ -67,7 +67,12 @@ export async function usableApiKeys(sql: SqlRunner, hashes: string[]): Promise<S
 
 /** Records that a key is in use (its lastUsedAt, to the minute): a write at most once a minute per key. */
 export function touchApiKey(sql: SqlRunner, keyId: string): void {
-  touch(sql, keyId.startsWith('ovt_') ? TOUCH_OVERLAY_SQL : TOUCH_SQL, keyId);
+  touch(sql, TOUCH_SQL, keyId);
+}
+
+/** Records that an overlay token is in use, as touchApiKey does for a key. */
+export function touchOverlayToken(sql: SqlRunner, tokenId: string): void {
+  touch(sql, TOUCH_OVERLAY_SQL, tokenId);
 }
 
 function touch(sql: SqlRunner, statement: string, id: string): void {
