@@ -8,6 +8,7 @@ import { RealtimeGateway } from './realtime/server.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
+import { mountOverlays } from './overlays/pages.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
@@ -93,6 +94,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountRoutes(router, routeTable, runner, logger, routeLimits);
   mountAuthorizePages(router, db, limits, issuer);
   mountIdeAssets(router);
+  mountOverlays(router);
   mountGraphQL(router, graphql, gateway, routeLimits);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);

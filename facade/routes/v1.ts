@@ -5,6 +5,7 @@ import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
+import { overlayTokenSchema } from './overlay-tokens.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/competitions/tournament/index.ts';
@@ -325,6 +326,27 @@ export const v1Routes: RouteRow[] = [
     success: { status: 200, schema: v1OrganisationSchema, description: 'The organisation.' },
     errors: [400, 401, 429, 500, 503],
     example: { request: 'GET /api/v1/organisation', response: { data: { id: 'org_demo', name: 'Demo Esports', slug: 'demo', createdAt: '2026-01-01T00:00:00.000Z' } } },
+  }),
+  defineRoute({
+    operationId: 'v1GetOverlayToken',
+    method: 'get',
+    path: '/api/v1/overlay-token',
+    tag: TAG,
+    summary: 'The overlay token sent',
+    description:
+      'The overlay token sent in x-overlay-token (never its value): the one event it reads, its label and when it expires, so that an overlay needs nothing in its URL but the token. An organisation API key has none: 404. An unknown, revoked or expired token is 401.',
+    security: 'apiKey',
+    overlay: true,
+    input: { headers },
+    operation: prepareOperation(`query V1GetOverlayToken { apiKey { overlayToken { ${selectionOf(overlayTokenSchema)} } } }`),
+    variables: () => ({}),
+    result: (data) => apiKey(data).overlayToken,
+    success: { status: 200, schema: overlayTokenSchema, description: 'The overlay token.' },
+    errors: [400, 401, 404, 429, 500, 503],
+    example: {
+      request: 'GET /api/v1/overlay-token',
+      response: { data: { id: 'ovt_…', organisationId: 'org_demo', eventId: 'evt_live', label: 'Main stage scoreboard', prefix: 'ovl_Q2x8Lm0a', createdAt: '2026-11-26T18:00:00.000Z', expiresAt: '2026-11-29T18:00:00.000Z', lastUsedAt: '2026-11-26T18:05:00.000Z', revokedAt: null } },
+    },
   }),
   defineRoute({
     operationId: 'v1ListEvents',

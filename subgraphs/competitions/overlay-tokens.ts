@@ -5,6 +5,7 @@
 // revoked, it stops at once and the gateway closes its sockets (facade/realtime/server.ts).
 import { randomBytes } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
+import type { KeyAuthority } from '../shared/api-keys.ts';
 import type { OverlayToken } from '../shared/db/generated/client.ts';
 import { requireScope } from '../shared/authority.ts';
 import { newId, sha256 } from '../shared/crypto.ts';
@@ -99,4 +100,14 @@ export async function revokeOverlayToken(ctx: SubgraphContext, organisationId: s
   await manage(ctx, organisationId, row.eventId);
   if (row.revokedAt) return view(row);
   return view(await ctx.db.overlayToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
+}
+
+/**
+ * The overlay token a v1 read was sent with: an overlay learns its event from it, so its URL needs
+ * nothing but the token. An organisation API key has no such record.
+ */
+export async function sentOverlayToken(ctx: SubgraphContext, key: KeyAuthority): Promise<OverlayTokenView> {
+  const row = key.eventId === undefined ? null : await ctx.db.overlayToken.findUnique({ where: { id: key.keyId } });
+  if (!row) throw new ApiError('not_found', 'This route answers for an overlay token sent in x-overlay-token; an organisation API key has none.');
+  return view(row);
 }

@@ -8,7 +8,8 @@
 // deeply nested bodies and of bodies that never finish arriving, without a credential, are refused
 // within the same bounds. Floods of distinct stage standings and match reads, with and without a
 // credential, are answered within them too, and so are floods of overlay tokens: issued, unknown and
-// valid ones on distinct routes, and gateway sockets opened with distinct unknown tokens.
+// valid ones on distinct routes, and gateway sockets opened with distinct unknown tokens; and so are
+// floods of the overlay pages and their assets.
 import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -361,6 +362,26 @@ describe('floods of overlay tokens', () => {
     // Unknown tokens: 401, or 429 once the file's earlier floods spent the address's anonymous quota.
     expect((statuses.get(401) ?? 0) + (statuses.get(429) ?? 0)).toBeGreaterThan(0);
     expect(new Set(sockets)).toEqual(new Set([4403]));
+  }, 180_000);
+
+  it('3,000 requests for the overlay pages and their assets, with distinct addresses and tokens, and for the token record: 2xx/4xx only, the server lives', async () => {
+    const watching = watch();
+    const statuses = await flood(3000, 24, (i) => {
+      const token = `ovl_page_${i}_${'p'.repeat(i % 150)}`;
+      const accept = i % 2 ? 'text/html' : 'application/json';
+      const paths = [
+        `/overlays/scoreboard?token=${token}&matchId=mtc_${i}`,
+        `/overlays/scoreboard?token=${token}&playdayId=pd_${i}&matchId=mtc_${i}`,
+        `/overlays/bracket?token=${token}&stageId=${'s'.repeat((i % 120) + 1)}&extra${i}=1`,
+        `/overlays/assets/${Math.floor(i / 6) % 3 ? 'bracket.js' : `x${i}.js`}`,
+        `/overlays/assets/${['scoreboard.js', 'overlay.css', 'brackets-viewer.js'][Math.floor(i / 6) % 3]}`,
+        '/api/v1/overlay-token',
+      ];
+      return fetch(`${base}${paths[i % paths.length]}`, { headers: { accept, 'x-overlay-token': token } });
+    });
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [200, 400, 401, 404, 429].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(200)).toBeGreaterThan(1000);
   }, 180_000);
 
   it('1,000 issuances, valid and for unknown events: 201 up to the limit of the event, then 409; 400 for unknown events; the server lives', async () => {

@@ -152,9 +152,18 @@ describe('what an overlay token reads', () => {
 
   it('every v1 route of its event answers as the API key does; another event, and every route outside an event, is 404', async () => {
     const { token } = await issued();
-    const overlayRoutes = v1.filter((row) => row.overlay);
+    const overlayRoutes = v1.filter((row) => row.overlay && row.path.startsWith('/api/v1/events/{eventId}'));
     // The event itself, and its stages, groups, rounds, participants, matches, standings, invitations, broadcast and playdays.
     expect(overlayRoutes).toHaveLength(17);
+    // And the token's own record, which names its event (an overlay's address carries nothing else).
+    expect(v1.filter((row) => row.overlay && !overlayRoutes.includes(row)).map((row) => row.operationId)).toEqual(['v1GetOverlayToken']);
+    const own = await get('/api/v1/overlay-token', { 'x-overlay-token': token });
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ eventId: 'evt_live', label: 'Scoreboard', revokedAt: null });
+    expect(JSON.stringify(own.body)).not.toContain(token);
+    const keyAsks = await get('/api/v1/overlay-token', { 'x-api-key': KEY });
+    expect(keyAsks.status).toBe(404);
+    expect(keyAsks.body.error.code).toBe('not_found');
     for (const row of overlayRoutes) {
       const own = await pathFor(row.path, 'evt_live');
       const viaToken = await get(own, { 'x-overlay-token': token });

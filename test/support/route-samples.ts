@@ -23,6 +23,8 @@ export interface SampleState {
   eligibleParticipantsOf(eventId: string): Promise<string[]>;
   /** The organisation's newest overlay token (ovt_none when there is none). */
   latestOverlayTokenOf(organisationId: string): Promise<string>;
+  /** An overlay token of the event that works (a fixture: as if an organiser had issued it). */
+  overlayTokenFor(eventId: string): Promise<string>;
 }
 
 /** What the samples read of a running test server's database as they go. */
@@ -36,6 +38,13 @@ export const sampleStateOf = (server: () => TestServer): SampleState => ({
     (await server().db.prisma.participant.findMany({ where: { eventId, status: { in: ELIGIBLE_STATUSES } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })).map((p) => p.id),
   latestOverlayTokenOf: async (organisationId) =>
     (await server().db.prisma.overlayToken.findFirst({ where: { organisationId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }))?.id ?? 'ovt_none',
+  overlayTokenFor: async (eventId) => {
+    // One per event, so that every sample of a run reads the same record (just used: no touch races the read).
+    const token = `ovl_sample_${eventId}`;
+    const data = { organisationId: 'org_demo', eventId, label: 'Samples', tokenHash: createHash('sha256').update(token).digest('hex'), prefix: token.slice(0, 12), expiresAt: new Date(Date.now() + 3_600_000), revokedAt: null, lastUsedAt: new Date() };
+    await server().db.prisma.overlayToken.upsert({ where: { id: `ovt_sample_${eventId}` }, create: { id: `ovt_sample_${eventId}`, ...data }, update: data });
+    return token;
+  },
   userToken: async (userId) => {
     const token = `esp_at_sample_${randomUUID()}`;
     await server().db.prisma.accessToken.create({
@@ -45,7 +54,7 @@ export const sampleStateOf = (server: () => TestServer): SampleState => ({
   },
 });
 
-export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf, latestOverlayTokenOf }: SampleState): Record<string, Sample[]> {
+export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf, userToken, latestStageOf, eligibleParticipantsOf, latestOverlayTokenOf, overlayTokenFor }: SampleState): Record<string, Sample[]> {
   const basic = `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}`;
   const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -334,6 +343,11 @@ export function routeSamples({ revisionOf, pendingTransferOf, messageRevisionOf,
     v1GetOrganisation: [
       { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },
       { path: '/api/v1/organisation', init: { headers: { 'x-api-key': 'nope' } }, status: 401 },
+    ],
+    v1GetOverlayToken: [
+      { path: '/api/v1/overlay-token', init: async () => ({ headers: { 'x-overlay-token': await overlayTokenFor('evt_live') } }), status: 200 },
+      { path: '/api/v1/overlay-token', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 404 },
+      { path: '/api/v1/overlay-token', init: { headers: { 'x-overlay-token': 'ovl_nope' } }, status: 401 },
     ],
     v1ListEvents: [
       { path: '/api/v1/events?limit=2', init: { headers: { 'x-api-key': 'demo-org-key-0001' } }, status: 200 },

@@ -7,6 +7,8 @@ import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage, eventListArgs } from './event.ts';
 import { pageType } from './page.ts';
+import { OverlayToken } from './overlay-tokens.ts';
+import { sentOverlayToken } from '../overlay-tokens.ts';
 
 export const MapRef = builder.prismaObject('Map', {
   description: 'A map of the game: reference data named by map pools, vetoes and match results.',
@@ -40,6 +42,11 @@ const ApiKeyEventView = builder.objectRef<EventView>('ApiKeyEventView').implemen
 const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
   description: "What the organisation API key sent in x-api-key can read: its organisation's data and reference data.",
   fields: (t) => ({
+    overlayToken: t.field({
+      type: OverlayToken,
+      description: 'The overlay token sent in x-overlay-token: the event it reads, its label and when it expires. not_found for an organisation API key.',
+      resolve: (key, _args, ctx) => sentOverlayToken(ctx, key),
+    }),
     organisation: t.field({
       type: Organisation,
       description: "The key's organisation.",
