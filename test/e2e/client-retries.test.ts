@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiConnectionError, ApiError, createClient, type RetryInfo } from '@esports-platform/client';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
+import { postgresServerUrl } from '../support/scratch-database.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,8 +30,10 @@ describe('429 from the platform', () => {
     await freshWindow('demo-org-key-0002');
     const api = createClient({ baseUrl: server.url, credentials: { apiKey: 'demo-org-key-0002' }, retry: { maxRetries: 0, waitForQuota: false } });
     const statuses: (number | string)[] = [];
-    for (let i = 0; i < 4; i++) statuses.push(await api.get('/api/v1/organisation').then((r) => r.status, (e: ApiError) => e.code));
-    expect(statuses).toEqual([200, 200, 200, 'rate_limited']);
+    for (let i = 0; i < 6 && !statuses.includes('rate_limited'); i++) statuses.push(await api.get('/api/v1/organisation').then((r) => r.status, (e: ApiError) => e.code));
+    // The quota is 3 (on PostgreSQL's shared store one or two more may pass before the count syncs).
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.at(-1)).toBe('rate_limited');
     const refused = await api.get('/api/v1/organisation').catch((e: ApiError) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 429, code: 'rate_limited', attempts: 1 });
@@ -55,21 +58,35 @@ describe('429 from the platform', () => {
   it('honours RateLimit: with the quota spent it waits for the window instead of being refused', async () => {
     await freshWindow('demo-org-key-0002');
     const retries: RetryInfo[] = [];
-    const api = createClient({ baseUrl: server.url, credentials: { apiKey: 'demo-org-key-0002' }, retry: { maxRetries: 0, onRetry: (info) => retries.push(info) } });
+    const api = createClient({ baseUrl: server.url, credentials: { apiKey: 'demo-org-key-0002' }, retry: { maxRetries: 2, onRetry: (info) => retries.push(info) } });
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await api.get('/api/v1/organisation'));
-    expect(answers.every((answer) => answer.status === 200 && answer.attempts === 1)).toBe(true);
-    expect(retries.map((info) => info.reason)).toEqual(['quota']);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    // Counted in memory (PGlite) the window ends when RateLimit said: the client waits for it once and
+    // nothing is refused. With PostgreSQL the count lives in a shared store, tallied by each instance
+    // and synchronised every 100 ms (docs/errors.md#rate-limits), whose window and count the RateLimit
+    // field may show a sync interval late: a 429 may come first or follow the wait, and the retries
+    // take it; the caller still sees every request answered.
+    if (!postgresServerUrl()) {
+      expect(retries.map((info) => info.reason)).toEqual(['quota']);
+      expect(retries[0].delayMs).toBeGreaterThan(0);
+    } else expect(retries.length).toBeGreaterThanOrEqual(1);
   });
 
   it('gives up at once when the wait asked is longer than it accepts', async () => {
     await freshWindow('demo-org-key-0002');
     const api = createClient({ baseUrl: server.url, credentials: { apiKey: 'demo-org-key-0002' }, retry: { maxDelayMs: 100, maxRetries: 5 } });
-    for (let i = 0; i < 3; i++) await api.get('/api/v1/organisation');
-    const started = Date.now();
-    const refused = await api.get('/api/v1/organisation').catch((e: ApiError) => e);
+    // The quota is 3; on PostgreSQL's shared store a request or two more may pass before the count syncs.
+    let refused: ApiError | undefined;
+    let took = 0;
+    for (let i = 0; i < 8 && !refused; i++) {
+      const started = Date.now();
+      refused = await api.get('/api/v1/organisation').then(() => undefined, (e: ApiError) => e);
+      took = Date.now() - started;
+    }
     expect(refused).toMatchObject({ status: 429, attempts: 1 });
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(refused!.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(took).toBeLessThan(500);
   });
 });
 
