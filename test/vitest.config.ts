@@ -8,7 +8,11 @@ export default defineConfig({
     // Vite would pick graphql's ESM build while Apollo's CommonJS packages load the CommonJS one,
     // and graphql refuses schemas from "another realm". Node itself loads the CommonJS build for
     // both (npm start), so the tests do the same.
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve('graphql') },
+      // The client package is tested from its TypeScript source (what its exports' "source" condition names).
+      { find: /^@esports-platform\/client$/, replacement: new URL('../client/src/index.ts', import.meta.url).pathname },
+    ],
   },
   test: {
     root: new URL('..', import.meta.url).pathname,
