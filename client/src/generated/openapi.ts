@@ -1280,6 +1280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/overlay-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The overlay token sent
+         * @description The overlay token sent in x-overlay-token (never its value): the one event it reads, its label and when it expires, so that an overlay needs nothing in its URL but the token. An organisation API key has none: 404. An unknown, revoked or expired token is 401.
+         */
+        get: operations["v1GetOverlayToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -11816,6 +11836,116 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked access token (invalid_token). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The quota that applies, e.g. "token";q=6000;w=60 (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it, e.g. "token";r=5990;t=42 (remaining, seconds until the window resets). */
+                    RateLimit?: string;
+                    /** @description Seconds until a request may succeed again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (service_unavailable; temporarily_unavailable on the OAuth endpoints): the database or a subgraph cannot be reached, or a metered read ran out of time. Nothing was charged to a rate limit; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds until a request may succeed again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1GetOverlayToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required: the organisation API key. */
+                "x-api-key"?: string;
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overlay token. */
+            200: {
+                headers: {
+                    /** @description The request id. */
+                    "x-request-id"?: string;
+                    /** @description The quota that applies, e.g. "token";q=6000;w=60 (requests per window of seconds). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it, e.g. "token";r=5990;t=42 (remaining, seconds until the window resets). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ovt_…",
+                     *         "organisationId": "org_demo",
+                     *         "eventId": "evt_live",
+                     *         "label": "Main stage scoreboard",
+                     *         "prefix": "ovl_Q2x8Lm0a",
+                     *         "createdAt": "2026-11-26T18:00:00.000Z",
+                     *         "expiresAt": "2026-11-29T18:00:00.000Z",
+                     *         "lastUsedAt": "2026-11-26T18:05:00.000Z",
+                     *         "revokedAt": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["OverlayToken"];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked access token (invalid_token). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
