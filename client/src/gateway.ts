@@ -19,6 +19,11 @@ export interface GatewayOptions {
   maxReconnects?: number;
   /** Wait before reconnection number `retries` (from 0): default 0.5 s doubling to 30 s, randomised by half. */
   reconnectDelayMs?: (retries: number) => number;
+  /**
+   * Messages a subscription holds that its loop has not taken yet (default 10,000): past it the
+   * subscription ends with a GatewayError (code consumer_too_slow); resume from its `cursor`.
+   */
+  maxQueued?: number;
   /** graphql-ws events (connected, closed, …), to watch the socket. */
   on?: Parameters<typeof createWsClient>[0]['on'];
 }
@@ -41,10 +46,12 @@ type WithoutAfter<V> = Omit<V, 'after'>;
 
 export class Gateway {
   private readonly client: WsClient;
+  private readonly maxQueued: number;
 
   constructor(options: GatewayOptions, auth: Authorizer) {
     const webSocketImpl = options.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket;
     if (!webSocketImpl) throw new TypeError("This runtime has no WebSocket: pass webSocketImpl (e.g. `import WebSocket from 'ws'`).");
+    this.maxQueued = options.maxQueued ?? 10_000;
     const delay = options.reconnectDelayMs ?? ((retries: number) => Math.min(30_000, 500 * 2 ** retries) * (0.5 + Math.random() / 2));
     this.client = createWsClient({
       url: options.url,
@@ -74,6 +81,8 @@ export class Gateway {
     let wake: (() => void) | undefined;
     let unsubscribe = () => undefined as void;
     let taken = options.after ?? null;
+    // Refusals for the moment in a row: each waits longer, and the tenth ends the subscription.
+    let refusals = 0;
     const notify = () => {
       wake?.();
       wake = undefined;
@@ -98,6 +107,11 @@ export class Gateway {
           }
           // The next (re)subscription resumes after this message, even before the loop takes it.
           payload.variables.after = value.cursor;
+          refusals = 0;
+          if (queue.length >= this.maxQueued) {
+            finish(new GatewayError(`More than ${this.maxQueued} messages waited for the loop: subscribe again from the subscription's cursor.`, 'consumer_too_slow'));
+            return;
+          }
           queue.push(value);
           notify();
         },
@@ -106,8 +120,10 @@ export class Gateway {
           if (Array.isArray(error)) {
             const first = (error as GraphQLErrorEntry[])[0];
             const code = first?.extensions?.code ?? 'graphql_error';
-            if (TRANSIENT_CODES.has(code)) {
-              const wait = Number(first.extensions?.retryAfter ?? 1) * 1000;
+            if (TRANSIENT_CODES.has(code) && ++refusals < 10) {
+              // A retryAfter that is missing, not a number or out of range waits 1 s to 60 s, doubling.
+              const asked = Number(first.extensions?.retryAfter);
+              const wait = (Number.isFinite(asked) && asked >= 1 ? Math.min(asked, 60) : Math.min(60, 2 ** (refusals - 1))) * 1000;
               sleep(wait + Math.random() * Math.min(1000, wait / 10), options.signal).then(() => !finished && start(), () => undefined);
               return;
             }

@@ -59,7 +59,8 @@ export class Transport {
   }
 
   async send(request: Request, options: SendOptions): Promise<Response> {
-    const retry = options.retry === false ? { maxRetries: 0 } : { ...this.defaults, ...options.retry };
+    // retry: false sends this call once, now: no retry, and no wait for the quota either.
+    const retry = options.retry === false ? { maxRetries: 0, waitForQuota: false } : { ...this.defaults, ...options.retry };
     const maxRetries = retry.maxRetries ?? 2;
     const maxDelayMs = retry.maxDelayMs ?? 30_000;
     const baseDelayMs = retry.baseDelayMs ?? 500;
@@ -87,7 +88,7 @@ export class Transport {
         await sleep(delayMs, request.signal);
         continue;
       }
-      this.observe(response.headers);
+      this.observe(response);
       if (response.status === 401 && !reauthorized && this.auth.invalidate()) {
         // A cached client-credentials token was revoked or expired early: fetch another, once.
         reauthorized = true;
@@ -117,8 +118,11 @@ export class Transport {
     for (const [name, value] of Object.entries(await this.auth.headers())) request.headers.set(name, value);
   }
 
-  private observe(headers: Headers) {
-    const rateLimit = parseRateLimit(headers.get('ratelimit'));
+  private observe(response: Response) {
+    // A refused credential's answer counts the address's failures (auth_failures, anonymous), not the
+    // quota this client's credential spends: it must not hold back the calls that follow.
+    if (response.status === 401) return;
+    const rateLimit = parseRateLimit(response.headers.get('ratelimit'));
     if (rateLimit) this.quota = { rateLimit, resetAt: Date.now() + rateLimit.resetSeconds * 1000 };
   }
 

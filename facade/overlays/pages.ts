@@ -4,7 +4,8 @@
 // here than what those routes answer. Everything the page loads comes from this server (the
 // Content-Security-Policy allows nothing else but team logos over https), and the page's address,
 // token included, is never sent to another site (Referrer-Policy: no-referrer).
-import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Router from '@koa/router';
@@ -101,6 +102,34 @@ function servePage(ctx: Context, schema: z.ZodType, html: string): void {
   ctx.body = html;
 }
 
+interface Asset {
+  body: string | Buffer;
+  type: string;
+  etag: string;
+}
+
+const assets = new Map<string, Promise<Asset>>();
+
+function load(name: string, read: () => Promise<string | Buffer>, type: string): Promise<Asset> {
+  let loading = assets.get(name);
+  if (!loading) {
+    loading = read().then((body) => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+    // A failure is not kept: the next request tries again.
+    loading.catch(() => assets.delete(name));
+    assets.set(name, loading);
+  }
+  return loading;
+}
+
+/** An asset of the overlay pages, read (or bundled) once and kept; undefined for any other name. */
+function overlayAsset(name: string): Promise<Asset> | undefined {
+  if (name === 'scoreboard.js' || name === 'bracket.js') return load(name, () => overlayScript(name.slice(0, -3) as OverlayScript), 'application/javascript');
+  if (name === 'overlay.css') return load(name, () => readFile(STYLE_FILE), 'text/css');
+  const viewer = Object.hasOwn(VIEWER, name) ? VIEWER[name] : undefined;
+  if (!viewer) return undefined;
+  return load(name, () => readFile(path.join(path.dirname(require.resolve('brackets-viewer/package.json')), viewer.file)), viewer.type);
+}
+
 export function mountOverlays(router: Router): void {
   router.get('overlay-scoreboard', '/overlays/scoreboard', (ctx) => {
     ctx.state.route = '/overlays/scoreboard';
@@ -112,23 +141,18 @@ export function mountOverlays(router: Router): void {
   });
   router.get('overlay-assets', '/overlays/assets/:asset', async (ctx) => {
     ctx.state.route = '/overlays/assets/:asset';
-    const name = ctx.params.asset;
-    // Assets change only with the installed version: an hour's caching, revalidated after.
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (name === 'scoreboard.js' || name === 'bracket.js') {
-      ctx.type = 'application/javascript';
-      ctx.body = await overlayScript(name.slice(0, -3) as OverlayScript);
-      return;
-    }
-    if (name === 'overlay.css') {
-      ctx.type = 'text/css';
-      ctx.body = createReadStream(STYLE_FILE);
-      return;
-    }
-    const asset = Object.hasOwn(VIEWER, name) ? VIEWER[name] : undefined;
+    const asset = await overlayAsset(ctx.params.asset);
     if (!asset) return; // 404 with the error body, like any unknown path
+    // Revalidated on every load (a 304 while unchanged), so a page never runs a script of another
+    // version; set only on an answer that worked, so a failure is never kept by a browser source.
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('ETag', asset.etag);
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.type = asset.type;
-    ctx.body = createReadStream(path.join(path.dirname(require.resolve('brackets-viewer/package.json')), asset.file));
+    if (ctx.get('if-none-match') === asset.etag) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = asset.body;
   });
 }

@@ -314,7 +314,7 @@ export class RealtimeGateway {
   private async prepare(socket: Socket, subscriptionId: string, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
     const { policy, key } = socket.credential.quota;
     const rateLimited = (quota: Decision) => [
-      new GraphQLError(rateLimitedMessage(quota), { extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], retryAfter: quota.resetSeconds } }),
+      new GraphQLError(rateLimitedMessage(quota), { extensions: { code: 'rate_limited', details: [{ issue: 'rate_limit_exceeded' }], retryAfter: Math.max(1, quota.resetSeconds) } }),
     ];
     const entry = await this.options.rateLimits.take(policy, key, 1);
     if (!entry.allowed) return rateLimited(entry);

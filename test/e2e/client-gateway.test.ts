@@ -141,4 +141,46 @@ describe('gateway subscriptions', () => {
     expect(closed).toMatchObject({ code: 'closed', closeCode: 4403 });
     await stranger.close();
   });
+
+  it('a stand-in gateway that refuses with an unusable retryAfter, or floods a loop that does not read: bounded waits, a bounded queue', async () => {
+    // A graphql-transport-ws server of a few lines: the real gateway never sends these.
+    const { WebSocketServer } = await import('ws');
+    let subscribes = 0;
+    let mode: 'refuse' | 'flood' = 'refuse';
+    const stand = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'graphql-transport-ws' });
+    stand.on('connection', (socket) => {
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
+        if (message.type !== 'subscribe') return;
+        subscribes++;
+        if (mode === 'refuse') socket.send(JSON.stringify({ id: message.id, type: 'error', payload: [{ message: 'Slow down.', extensions: { code: 'rate_limited', retryAfter: 0 } }] }));
+        else for (let i = 0; i < 50; i++) socket.send(JSON.stringify({ id: message.id, type: 'next', payload: { data: { eventChanged: { cursor: `c${i}` } } } }));
+      });
+    });
+    await new Promise((resolve) => stand.once('listening', resolve));
+    const base = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
+    try {
+      const api = createClient({ baseUrl: base, credentials: { apiKey: 'k' }, gateway: { webSocketImpl: WebSocket, maxQueued: 10 } });
+      const refused = api.subscribe(changes, {});
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // retryAfter 0 waits 1 s, then 2 s: not a loop.
+      expect(subscribes).toBeLessThanOrEqual(3);
+      refused.close();
+      mode = 'flood';
+      const flooded = api.subscribe(changes, {});
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const taken: string[] = [];
+      const error = await (async () => {
+        for await (const message of flooded) taken.push(message.cursor);
+      })().catch((e) => e);
+      expect(taken).toHaveLength(10);
+      expect(error).toBeInstanceOf(GatewayError);
+      expect(error.code).toBe('consumer_too_slow');
+      expect(flooded.cursor).toBe('c9');
+      await api.close();
+    } finally {
+      await new Promise((resolve) => stand.close(resolve));
+    }
+  });
 });

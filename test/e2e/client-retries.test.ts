@@ -161,6 +161,25 @@ describe('503 and dropped connections (a local stand-in server)', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a refused credential's RateLimit (the address's failures) does not hold back the calls after it; retry: false never waits", async () => {
+    seen.length = 0;
+    script = (req, res, n) =>
+      n === 1
+        ? res.writeHead(401, { 'content-type': 'application/json', ratelimit: '"auth_failures";r=0;t=29' }).end(JSON.stringify({ error: { code: 'invalid_token', message: 'The API key is unknown or revoked.', requestId: 'req_stub' } }))
+        : n === 2
+          ? res.writeHead(200, { 'content-type': 'application/json', ratelimit: '"api_key";r=0;t=29' }).end(JSON.stringify({ data: [], meta: { nextCursor: null, hasMore: false } }))
+          : ok(res, { data: [], meta: { nextCursor: null, hasMore: false } });
+    const api = createClient({ baseUrl: base, credentials: { apiKey: 'k' } });
+    const started = Date.now();
+    await expect(api.get('/api/v1/maps')).rejects.toMatchObject({ status: 401 });
+    await api.get('/api/v1/maps');
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The key's own quota is spent now: retry: false sends at once all the same.
+    await api.get('/api/v1/maps', { retry: false });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(seen).toHaveLength(3);
+  });
+
   it('a connection refused on every try is an ApiConnectionError after the retries', async () => {
     script = (_req, res) => res.socket!.destroy();
     seen.length = 0;

@@ -160,7 +160,15 @@ describe('overlay pages without a browser', () => {
       expect(answer.status, asset).toBe(200);
       expect(await answer.text(), asset).not.toMatch(/https?:\/\/(?!github\.com)[a-z]/i);
     }
-    expect((await fetch(`${server.url}/overlays/assets/nope.js`)).status).toBe(404);
+    const notThere = await fetch(`${server.url}/overlays/assets/nope.js`);
+    expect(notThere.status).toBe(404);
+    expect(notThere.headers.get('cache-control')).toBeNull();
+    // Revalidated on every load: a 304 while unchanged, so a page never runs a script of another version.
+    const script = await fetch(`${server.url}/overlays/assets/scoreboard.js`);
+    expect(script.headers.get('cache-control')).toBe('no-cache');
+    const etag = script.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await fetch(`${server.url}/overlays/assets/scoreboard.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 
   it('refuse an address that cannot work with a sentence naming the parameter, as HTML in a browser and the error body otherwise', async () => {

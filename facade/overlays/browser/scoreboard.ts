@@ -55,17 +55,30 @@ export function currentMap(match: Row): string {
   return `Map ${playing.position} · ${playing.mapName ?? ''}${score}`.trim();
 }
 
-function team(side: 'a' | 'b', opponent: Row | null, score: number | null, showScores: boolean): HTMLElement {
-  const box = element('div', `team team-${side}${opponent?.result === 'win' ? ' winner' : ''}`);
-  if (opponent?.logoUrl) {
+// One image per logo address, kept across renders (each result re-renders the board): a logo is
+// fetched once, and one that failed is not asked for again.
+const logos = new Map<string, HTMLImageElement | null>();
+
+function logoOf(url: string): HTMLImageElement | null {
+  if (!logos.has(url)) {
     const logo = document.createElement('img');
     logo.className = 'logo';
     logo.alt = '';
     logo.referrerPolicy = 'no-referrer';
-    logo.src = opponent.logoUrl;
-    logo.addEventListener('error', () => logo.remove());
-    box.append(logo);
+    logo.addEventListener('error', () => {
+      logos.set(url, null);
+      logo.remove();
+    });
+    logo.src = url;
+    logos.set(url, logo);
   }
+  return logos.get(url)!;
+}
+
+function team(side: 'a' | 'b', opponent: Row | null, score: number | null, showScores: boolean): HTMLElement {
+  const box = element('div', `team team-${side}${opponent?.result === 'win' ? ' winner' : ''}`);
+  const logo = opponent?.logoUrl ? logoOf(opponent.logoUrl) : null;
+  if (logo) box.append(logo);
   box.append(element('span', `name name-${side}`, opponent?.name ?? 'TBD'));
   if (showScores) box.append(element('span', `score score-${side}`, score == null ? '0' : String(score)));
   return box;
