@@ -163,7 +163,7 @@ describe('503 and dropped connections (a local stand-in server)', () => {
 
   it("a refused credential's RateLimit (the address's failures) does not hold back the calls after it; retry: false never waits", async () => {
     seen.length = 0;
-    script = (req, res, n) =>
+    script = (_req, res, n) =>
       n === 1
         ? res.writeHead(401, { 'content-type': 'application/json', ratelimit: '"auth_failures";r=0;t=29' }).end(JSON.stringify({ error: { code: 'invalid_token', message: 'The API key is unknown or revoked.', requestId: 'req_stub' } }))
         : n === 2
