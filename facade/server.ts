@@ -10,6 +10,7 @@ import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
+import { mountLanding } from './http/landing.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
 import { Issuer, mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
@@ -97,6 +98,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router, issuer);
+  mountLanding(router, db, issuer);
 
   const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();

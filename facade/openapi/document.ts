@@ -78,6 +78,53 @@ function authorizePaths() {
   };
 }
 
+/** GET /, /api/v2 and /api/v1: the index of the platform, a page for browsers and JSON for other clients. */
+function landingPaths() {
+  const url = { type: 'string' };
+  const index = {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: {
+      data: {
+        type: 'object',
+        required: ['name', 'links', 'overlays', 'guides', 'demoWorld'],
+        properties: {
+          name: { type: 'string' },
+          links: { type: 'object', additionalProperties: { oneOf: [url, { type: 'object', additionalProperties: url }] } },
+          overlays: { type: 'object', properties: { urls: { type: 'array', items: url }, token: { type: 'string' } } },
+          guides: { type: 'array', items: { type: 'string' }, description: 'Paths of the Markdown guides in the repository.' },
+          demoWorld: {
+            description: "The demo world's published credentials while the database holds the demo world; null otherwise.",
+            oneOf: [{ type: 'null' }, { type: 'object' }],
+          },
+        },
+      },
+    },
+  };
+  const get = (operationId: string, summary: string) => ({
+    get: {
+      operationId,
+      tags: ['Index'],
+      summary,
+      description:
+        'Where to go next: the API reference, the OpenAPI document, GraphiQL, the realtime gateway, OAuth, the overlays and the guides, with the demo credentials while the database holds the demo world. A browser (Accept: text/html) gets the same as a page.',
+      responses: {
+        200: {
+          description: 'The index: JSON, or the page for Accept: text/html.',
+          content: { 'application/json': { schema: index }, 'text/html': { schema: { type: 'string' } } },
+        },
+      },
+      security: [],
+    },
+  });
+  return {
+    '/': get('index', 'The index of the platform'),
+    '/api/v2': get('indexV2', 'The index of the platform (the REST v2 base)'),
+    '/api/v1': get('indexV1', 'The index of the platform (the v1 base)'),
+  };
+}
+
 /** Converts a zod schema, collecting named schemas (meta id) into components. */
 function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io: 'input' | 'output'): JsonSchema {
   const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
@@ -185,6 +232,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
     (paths[row.path] ??= {})[row.method] = operation;
   }
   paths['/oauth/authorize'] = authorizePaths();
+  Object.assign(paths, landingPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -197,7 +245,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
         '. See /docs for the guides.',
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(rows.map((row) => row.tag))].map((name) => ({ name })),
+    tags: [...new Set(['Index', ...rows.map((row) => row.tag)])].map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
