@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/shared/scopes.ts';
 import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -259,9 +259,9 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
               authorizationUrl: '/oauth/authorize',
               tokenUrl: '/oauth/token',
               refreshUrl: '/oauth/token',
-              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+              scopes: Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
             },
-            clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) },
+            clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) },
           },
         },
         clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret (client_secret_basic).' },
