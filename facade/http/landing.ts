@@ -81,8 +81,8 @@ h1{font-size:1.5rem;margin-top:0}h2{font-size:1.1rem;margin-top:1.6rem}code{font
 pre{background:#f0f1f4;padding:.6rem;overflow-x:auto;font-size:.85rem}table{border-collapse:collapse}td{padding:.15rem .8rem .15rem 0;vertical-align:top}
 .muted{color:#555;font-size:.9rem}a{color:#2456d6}`;
 
-/** No script, no frames, no forms; nothing loaded but the inline style (by its hash). */
-export const LANDING_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
+/** No script, no frames, no forms; nothing loaded but the inline style (by its hash) and the empty data: icon. */
+export const LANDING_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 const link = (href: string, text = href) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
