@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import type { Database } from '../subgraphs/shared/db/database.ts';
 import { createGateway, type SubgraphUrls } from './graphql/gateway.ts';
 import { RealtimeGateway } from './realtime/server.ts';
+import { mountClientScript } from './realtime/client-script.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
@@ -101,6 +102,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router, issuer);
   mountLanding(router, db, issuer);
+  mountClientScript(router);
 
   const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
