@@ -5,6 +5,7 @@ import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
 import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/shared/scopes.ts';
 import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
+import { bodyExample, parameterExamples } from './demo-examples.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   304: 'Not Modified: the ETag in If-None-Match is current.',
@@ -150,17 +151,20 @@ function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io:
 
 function parameters(row: RouteRow, components: Record<string, JsonSchema>) {
   const list: Record<string, unknown>[] = [];
+  const examples: Record<string, Record<string, string>> = parameterExamples(row);
   const add = (location: 'path' | 'query' | 'header', shape: z.ZodObject | undefined) => {
     if (!shape) return;
     for (const [name, field] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
       if (location === 'header' && name === 'authorization') continue;
       const schema = toSchema(field, components, 'input');
+      const example = examples[location]?.[name];
       list.push({
         name,
         in: location,
         required: location === 'path' || !field.safeParse(undefined).success || (location === 'header' && (row.input.requiredHeaders ?? []).includes(name)),
         description: field.description,
         schema,
+        ...(example !== undefined ? { example } : {}),
       });
     }
   };
@@ -225,6 +229,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
         content: {
           [row.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
             schema: toSchema(row.input.body, components, 'input'),
+            ...(bodyExample(row) !== undefined ? { example: bodyExample(row) } : {}),
           },
         },
       };
