@@ -102,13 +102,29 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
   const { url } = await platform.listen(port, host);
   const bound = Number(new URL(url).port);
   const exposed = !isLoopback(host);
-  const demoExposed = exposed && (seeded || (await isDemoWorldLoaded(db.prisma)));
+  // The demo credentials are printed only for a database that holds the demo world.
+  const demo = seeded || (await isDemoWorldLoaded(db.prisma));
 
   const base = displayBase(host, bound);
+  const demoLines = demo
+    ? `
+Demo credentials (docs/demo-world.md):
+  access tokens   ${Object.values(DEMO.tokens).join(', ')}
+  OAuth clients   ${Object.entries(DEMO.clients).map(([id, secret]) => `${id}:${secret}`).join(', ')}
+  v1 API keys     ${Object.entries(DEMO.apiKeys).map(([org, key]) => `${org}=${key}`).join(', ')}
+  user password   ${DEMO.password} (usr_alice, usr_bob, usr_carol, usr_dave, usr_erin)
+
+Try:
+  curl -s -H 'Authorization: Bearer ${DEMO.tokens.app}' ${base}/api/v2/auth/context
+`
+    : `
+No demo world in this database: applications get tokens from ${base}/oauth/token (docs/getting-started.md).
+`;
   console.log(`
 Esports competition platform is up on ${db.describe}${applied ? ` (applied ${applied} migration(s))` : ''}${seeded ? ', demo world loaded' : ''}.
 Listening on ${host.includes(':') ? `[${host}]` : host}:${bound}${exposed ? ' (HOST): other machines can reach it.' : ', this machine only (set HOST, e.g. HOST=0.0.0.0, to accept other machines).'}
 
+  Start here   ${base}/   (open it in a browser: the links below${demo ? ' and the demo credentials' : ''})
   REST v2      ${base}/api/v2        e.g. ${base}/api/v2/auth/context
   REST v1      ${base}/api/v1        (x-api-key), e.g. ${base}/api/v1/events
   GraphQL      ${base}/graphql   (open it in a browser for GraphiQL)
@@ -118,19 +134,10 @@ Listening on ${host.includes(':') ? `[${host}]` : host}:${bound}${exposed ? ' (H
   OpenAPI      ${base}/api/openapi.json
   Docs         ${base}/docs
   Health       ${base}/healthz  ${base}/readyz  ${base}/metrics
-
-Demo credentials (docs/demo-world.md):
-  access tokens   ${Object.values(DEMO.tokens).join(', ')}
-  OAuth clients   ${Object.entries(DEMO.clients).map(([id, secret]) => `${id}:${secret}`).join(', ')}
-  v1 API keys     ${Object.entries(DEMO.apiKeys).map(([org, key]) => `${org}=${key}`).join(', ')}
-  user password   ${DEMO.password} (usr_alice, usr_bob, usr_carol, usr_dave, usr_erin)
-
-Try:
-  curl -H 'Authorization: Bearer ${DEMO.tokens.app}' ${base}/api/v2/auth/context
-
+${demoLines}
 Server process ${process.pid}; stop it with Ctrl-C or SIGTERM.
 `);
-  if (demoExposed) console.warn(`${demoWorldWarning(host)}\n`);
+  if (exposed && demo) console.warn(`${demoWorldWarning(host)}\n`);
   return { platform, db };
 }
 

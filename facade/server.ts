@@ -1,16 +1,19 @@
 // The whole platform in one Koa application: REST facade, /graphql, OAuth, docs, health, metrics.
 import http from 'node:http';
 import Koa from 'koa';
+import type { Logger } from 'pino';
 import Router from '@koa/router';
 import type { Database } from '../subgraphs/shared/db/database.ts';
 import { createGateway, type SubgraphUrls } from './graphql/gateway.ts';
 import { RealtimeGateway } from './realtime/server.ts';
+import { mountClientScript } from './realtime/client-script.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
 import { mountOverlays } from './overlays/pages.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
+import { mountLanding } from './http/landing.ts';
 import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
 import { Issuer, mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
@@ -23,7 +26,7 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { mountDocs } from './openapi/docs-page.ts';
 import { mountRoutes } from './routes/mount.ts';
 import { routeTable } from './routes/index.ts';
-import { WebhookWorker, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
+import { WebhookWorker, webhookAttemptLogger, type WorkerOptions } from '../subgraphs/developer/webhooks/worker.ts';
 import { mountAuthorizePages } from './oauth/authorize.ts';
 import { openRateLimitStore, rateLimitConfig, RateLimits, type RateLimitConfig } from './http/rate-limits.ts';
 
@@ -40,6 +43,8 @@ export interface PlatformOptions {
   rateLimits?: RateLimitConfig;
   /** Where they are counted: Redis at this URL (default REDIS_URL), with this key prefix (default RATE_LIMIT_PREFIX). */
   rateLimitStore?: { redisUrl?: string; prefix?: string };
+  /** The process's structured log (default: pino to stdout at LOG_LEVEL). */
+  logger?: Logger;
 }
 
 export interface Platform {
@@ -58,12 +63,11 @@ function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
   return Number(value.trim());
 }
 
-export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore }: PlatformOptions): Promise<Platform> {
+export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore, logger = createLogger() }: PlatformOptions): Promise<Platform> {
   // Settings first: one that cannot be read stops the start before anything is opened. (The
   // subgraphs check their own as they load: subgraphs/index.ts.)
   const proxies = trustedProxies();
   const issuer = new Issuer();
-  const logger = createLogger();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
   const { gateway, schemas } = await createGateway({ db, subgraphUrls, subgraphSecret, logError });
@@ -99,12 +103,14 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router, issuer);
+  mountLanding(router, db, issuer);
+  mountClientScript(router);
 
   const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
 
   const worker = webhookWorker
-    ? new WebhookWorker(db, { ...(typeof webhookWorker === 'object' ? webhookWorker : {}), log: (message, error) => logger.error({ err: error }, message) })
+    ? new WebhookWorker(db, { ...(typeof webhookWorker === 'object' ? webhookWorker : {}), log: (message, error) => logger.error({ err: error }, message), logAttempt: webhookAttemptLogger(logger) })
     : null;
   await worker?.start();
 

@@ -6,7 +6,7 @@
 import { openDatabase } from '../subgraphs/shared/db/database.ts';
 import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
 import { exitWithStartupFailure } from '../subgraphs/shared/startup.ts';
-import { WebhookWorker } from '../subgraphs/developer/webhooks/worker.ts';
+import { WebhookWorker, webhookAttemptLogger } from '../subgraphs/developer/webhooks/worker.ts';
 import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
 import { createLogger } from './http/observability.ts';
 
@@ -16,7 +16,7 @@ installProcessGuards(logger);
 try {
   const db = openDatabase();
   await assertDatabaseReady(db);
-  const worker = new WebhookWorker(db, { log: (message, error) => logger.error({ err: error }, message) });
+  const worker = new WebhookWorker(db, { log: (message, error) => logger.error({ err: error }, message), logAttempt: webhookAttemptLogger(logger) });
   await worker.start();
   logger.info({ database: db.describe, pid: process.pid }, 'webhook worker started');
   console.log(`Webhook worker is running on ${db.describe}. Worker process ${process.pid}; stop it with Ctrl-C or SIGTERM.`);

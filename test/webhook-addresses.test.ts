@@ -148,4 +148,21 @@ describe('webhook target checks', () => {
     for (const url of ['http://localhost./', 'https://[::ffff:127.0.0.1]/', 'http://2130706433/']) expect(createAccepts(url), url).toBe(true);
     for (const url of ['https://[::127.0.0.1]/', 'https://[::ffff:10.0.0.1]/', 'https://0/', 'http://0xa9fea9fe/']) expect(createAccepts(url), url).toBe(false);
   });
+
+  it('a refused receiver on this machine is told about WEBHOOKS_ALLOW_LOCAL; other refusals are not', () => {
+    vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', '0');
+    const messageOf = (url: string) => {
+      try {
+        checkEndpointUrl(url);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${url} was accepted`);
+    };
+    for (const url of ['http://localhost:8080/hook', 'http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://api.localhost/', 'https://localhost/hook', 'https://127.0.0.1/hook', 'https://[::ffff:127.0.0.1]/']) {
+      expect(messageOf(url), url).toMatch(/^url (must be an https:\/\/ address|may not point at (localhost|a loopback address)): a receiver on this machine \(http:\/\/localhost or 127\.0\.0\.1\) is accepted only by a server started with WEBHOOKS_ALLOW_LOCAL=1, for local development\.$/);
+    }
+    expect(messageOf('http://hooks.example.com/x')).toBe('url must be an https:// address.');
+    expect(messageOf('https://10.0.0.1/x')).toBe('url may not point at a private address.');
+  });
 });

@@ -5,7 +5,7 @@
 // address the server listens on. A request naming another host gets the same metadata (which may
 // therefore be cached), and the iss of every authorization response (RFC 9207) is the same issuer.
 import type Router from '@koa/router';
-import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { KNOWN_SCOPES } from '../../subgraphs/shared/scopes.ts';
 import { GRANT_TYPES } from '../../subgraphs/developer/oauth/model.ts';
 
 /** PUBLIC_URL as an issuer: an http(s) origin (scheme, host, port), nothing after it. */
@@ -65,7 +65,7 @@ export function mountOAuthMetadata(router: Router, issuerOf: Issuer) {
       token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
       revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
       introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-      scopes_supported: [...SCOPES, ...PROVIDER_SCOPES],
+      scopes_supported: KNOWN_SCOPES,
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/docs`,
     };

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { errorStatus } from '../../subgraphs/shared/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/shared/scopes.ts';
 import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
+import { bodyExample, parameterExamples } from './demo-examples.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   304: 'Not Modified: the ETag in If-None-Match is current.',
@@ -78,6 +79,53 @@ function authorizePaths() {
   };
 }
 
+/** GET /, /api/v2 and /api/v1: the index of the platform, a page for browsers and JSON for other clients. */
+function landingPaths() {
+  const url = { type: 'string' };
+  const index = {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: {
+      data: {
+        type: 'object',
+        required: ['name', 'links', 'overlays', 'guides', 'demoWorld'],
+        properties: {
+          name: { type: 'string' },
+          links: { type: 'object', additionalProperties: { oneOf: [url, { type: 'object', additionalProperties: url }] } },
+          overlays: { type: 'object', properties: { urls: { type: 'array', items: url }, token: { type: 'string' } } },
+          guides: { type: 'array', items: { type: 'string' }, description: 'Paths of the Markdown guides in the repository.' },
+          demoWorld: {
+            description: "The demo world's published credentials while the database holds the demo world; null otherwise.",
+            oneOf: [{ type: 'null' }, { type: 'object' }],
+          },
+        },
+      },
+    },
+  };
+  const get = (operationId: string, summary: string) => ({
+    get: {
+      operationId,
+      tags: ['Index'],
+      summary,
+      description:
+        'Where to go next: the API reference, the OpenAPI document, GraphiQL, the realtime gateway, OAuth, the overlays and the guides, with the demo credentials while the database holds the demo world. A browser (Accept: text/html) gets the same as a page.',
+      responses: {
+        200: {
+          description: 'The index: JSON, or the page for Accept: text/html.',
+          content: { 'application/json': { schema: index }, 'text/html': { schema: { type: 'string' } } },
+        },
+      },
+      security: [],
+    },
+  });
+  return {
+    '/': get('index', 'The index of the platform'),
+    '/api/v2': get('indexV2', 'The index of the platform (the REST v2 base)'),
+    '/api/v1': get('indexV1', 'The index of the platform (the v1 base)'),
+  };
+}
+
 /** Converts a zod schema, collecting named schemas (meta id) into components. */
 function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io: 'input' | 'output'): JsonSchema {
   const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
@@ -103,17 +151,20 @@ function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io:
 
 function parameters(row: RouteRow, components: Record<string, JsonSchema>) {
   const list: Record<string, unknown>[] = [];
+  const examples: Record<string, Record<string, string>> = parameterExamples(row);
   const add = (location: 'path' | 'query' | 'header', shape: z.ZodObject | undefined) => {
     if (!shape) return;
     for (const [name, field] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
       if (location === 'header' && name === 'authorization') continue;
       const schema = toSchema(field, components, 'input');
+      const example = examples[location]?.[name];
       list.push({
         name,
         in: location,
         required: location === 'path' || !field.safeParse(undefined).success || (location === 'header' && (row.input.requiredHeaders ?? []).includes(name)),
         description: field.description,
         schema,
+        ...(example !== undefined ? { example } : {}),
       });
     }
   };
@@ -178,6 +229,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
         content: {
           [row.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
             schema: toSchema(row.input.body, components, 'input'),
+            ...(bodyExample(row) !== undefined ? { example: bodyExample(row) } : {}),
           },
         },
       };
@@ -185,6 +237,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
     (paths[row.path] ??= {})[row.method] = operation;
   }
   paths['/oauth/authorize'] = authorizePaths();
+  Object.assign(paths, landingPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -197,7 +250,7 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
         '. See /docs for the guides.',
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(rows.map((row) => row.tag))].map((name) => ({ name })),
+    tags: [...new Set(['Index', ...rows.map((row) => row.tag)])].map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
@@ -211,9 +264,9 @@ export function buildOpenApiDocument(rows: RouteRow[], serverUrl = '/') {
               authorizationUrl: '/oauth/authorize',
               tokenUrl: '/oauth/token',
               refreshUrl: '/oauth/token',
-              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+              scopes: Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
             },
-            clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) },
+            clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(KNOWN_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) },
           },
         },
         clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret (client_secret_basic).' },

@@ -84,7 +84,7 @@ registerMemoryBudget('gateway_subscriptions', subscriptionMemory.maxBytes, () =>
 /**
  * What one running subscription holds besides its document and its backlog: its stream, its
  * delivery loop, graphql-ws's bookkeeping and its share of its socket (measured at 8–12 KiB per
- * subscriber, docs/realtime.md#measured).
+ * subscriber, docs/benchmarks.md#realtime-gateway).
  */
 export const SUBSCRIPTION_BYTES = 12 * 1024;
 

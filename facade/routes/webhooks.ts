@@ -121,9 +121,9 @@ const demoDelivery = {
   responseStatus: 200,
   errorCode: null,
   redeliveryOf: null,
-  createdAt: '2026-01-10T08:20:00.000Z',
-  updatedAt: '2026-01-10T08:20:00.000Z',
-  deliveredAt: '2026-01-10T08:21:00.000Z',
+  createdAt: '2026-01-05T20:20:00.000Z',
+  updatedAt: '2026-01-05T20:20:01.143Z',
+  deliveredAt: '2026-01-05T20:20:01.143Z',
 };
 
 export const webhookRoutes: RouteRow[] = [
@@ -353,8 +353,14 @@ export const webhookRoutes: RouteRow[] = [
     success: { status: 200, schema: attemptSchema, description: 'A page of attempts.' },
     errors: [400, 401, 403, 404, 429, 500, 503],
     example: {
-      request: 'GET /api/v2/developer/apps/app_demo/webhook-deliveries/dlv_…/attempts',
-      response: { data: [{ number: 1, startedAt: '2026-01-10T08:20:00.000Z', durationMs: 84, responseStatus: 503, errorCode: 'http_error', responseBody: 'busy' }], meta: { nextCursor: null, hasMore: false } },
+      request: 'GET /api/v2/developer/apps/app_demo/webhook-deliveries/dlv_retrying/attempts',
+      response: {
+        data: [
+          { number: 1, startedAt: '2026-01-05T20:20:01.000Z', durationMs: 61, responseStatus: 503, errorCode: 'http_error', responseBody: 'busy' },
+          { number: 2, startedAt: '2026-01-05T20:20:06.000Z', durationMs: 58, responseStatus: 503, errorCode: 'http_error', responseBody: 'busy' },
+        ],
+        meta: { nextCursor: null, hasMore: false },
+      },
     },
   }),
   defineRoute({

@@ -4,6 +4,7 @@ import type { Db } from '../../subgraphs/shared/db/database.ts';
 import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
 import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
 import { importEsportsData } from '../../subgraphs/esports/import.ts';
+import { DEFAULT_RETRY_SCHEDULE } from '../../subgraphs/developer/webhooks/worker.ts';
 import { fromRoot } from '../../subgraphs/shared/paths.ts';
 import { readFile } from 'node:fs/promises';
 
@@ -40,6 +41,38 @@ function random(seed: number) {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state % max;
   };
+}
+
+/** A demo attempt: the receiver's status (null: no answer, a timeout), how long it took, what it answered. */
+type DemoAttempt = [status: number | null, durationMs: number, responseBody: string | null];
+
+/** dlv_dead's eight attempts: failures of several kinds, the last a 500 (the delivery's answer). */
+const DEAD_LETTER_ATTEMPTS: DemoAttempt[] = [
+  [500, 212, 'Internal Server Error'],
+  [500, 198, 'Internal Server Error'],
+  [502, 31, 'Bad Gateway'],
+  [null, 15_000, null],
+  [503, 27, 'Service Unavailable'],
+  [500, 240, 'Internal Server Error'],
+  [500, 187, 'Internal Server Error'],
+  [500, 205, 'Internal Server Error'],
+];
+
+/**
+ * A delivery's attempt log: the first a second after `createdAt`, each next one the default retry
+ * schedule's delay after the one before (the worker's, without its jitter). Its end is the delivery's
+ * updatedAt (and deliveredAt when it succeeded).
+ */
+export function demoAttempts(deliveryId: string, createdAt: Date, attempts: DemoAttempt[]) {
+  let start = createdAt.getTime() + 1_000;
+  let endedAt = createdAt;
+  const rows = attempts.map(([responseStatus, durationMs, responseBody], index) => {
+    if (index > 0) start += DEFAULT_RETRY_SCHEDULE[index - 1] * 1_000;
+    endedAt = new Date(start + durationMs);
+    const ok = responseStatus !== null && responseStatus < 300;
+    return { deliveryId, number: index + 1, startedAt: new Date(start), durationMs, responseStatus, errorCode: ok ? null : responseStatus === null ? 'timeout' : 'http_error', responseBody };
+  });
+  return { attempts: rows, endedAt };
 }
 
 export async function isDemoWorldLoaded(db: Db): Promise<boolean> {
@@ -454,13 +487,19 @@ export async function loadDemoWorld(db: Db): Promise<void> {
         createdAt: at(500),
         ...extra,
       });
+      // Each delivery's attempt log is what the worker would have written: attemptCount attempts, the
+      // last one's answer on the delivery, spaced by the default retry schedule.
+      const succeeded = demoAttempts('dlv_succeeded', at(500), [[200, 143, 'ok']]);
+      const dead = demoAttempts('dlv_dead', at(500), DEAD_LETTER_ATTEMPTS);
+      const retrying = demoAttempts('dlv_retrying', at(500), [[503, 61, 'busy'], [503, 58, 'busy']]);
       await tx.webhookDelivery.createMany({
         data: [
-          delivery('dlv_succeeded', 'succeeded', { attemptCount: 1, responseStatus: 200, deliveredAt: at(501) }),
-          delivery('dlv_dead', 'dead-letter', { attemptCount: 8, responseStatus: 500, errorCode: 'http_error' }),
-          delivery('dlv_retrying', 'failed', { attemptCount: 2, responseStatus: 503, errorCode: 'http_error', nextAttemptAt: FAR_FUTURE }),
+          delivery('dlv_succeeded', 'succeeded', { attemptCount: 1, responseStatus: 200, deliveredAt: succeeded.endedAt, updatedAt: succeeded.endedAt }),
+          delivery('dlv_dead', 'dead-letter', { attemptCount: 8, responseStatus: 500, errorCode: 'http_error', updatedAt: dead.endedAt }),
+          delivery('dlv_retrying', 'failed', { attemptCount: 2, responseStatus: 503, errorCode: 'http_error', nextAttemptAt: FAR_FUTURE, updatedAt: retrying.endedAt }),
         ],
       });
+      await tx.webhookAttempt.createMany({ data: [...succeeded.attempts, ...dead.attempts, ...retrying.attempts] });
     },
     { timeout: 120_000, maxWait: 60_000 },
   );

@@ -28,7 +28,7 @@ import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
 import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
 import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
-import type { Scope } from '../shared/scopes.ts';
+import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../shared/scopes.ts';
 
 export interface EventState {
   id: string;
@@ -104,7 +104,12 @@ export async function assertOrganiserAuthority(ctx: SubgraphContext, authority: 
   }
   if (authority.actor.type === 'user') {
     const permissions = await permissionsOn(ctx.db, ctx.loaders, authority, eventId ? 'event' : 'organisation', eventId ?? organisationId, installation);
-    if (!permissions.includes(scope)) throw forbidden(`The user may not ${scope.replace(':', ' ')} in this organisation.`, 'missing_permission');
+    if (!permissions.includes(scope)) {
+      throw forbidden(
+        `The user may not ${SCOPE_ACTIONS[scope] ?? 'do this'} ${eventId ? 'in this event' : 'in this organisation'}: that needs the permission ${scope}, which ${rolesGranting(scope)} of the organisation hold.`,
+        'missing_permission',
+      );
+    }
   }
 }
 

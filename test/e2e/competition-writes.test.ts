@@ -134,7 +134,10 @@ describe('authority on writes', () => {
   });
 
   it('a user actor needs the permission on the organisation', async () => {
-    expectError(await write('POST', '/api/v2/events/evt_open/stages', { name: 'S', format: 'swiss', bestOf: 1 }, { token: 'demo-token-dave' }), 403, 'forbidden', 'missing_permission');
+    const refused = await write('POST', '/api/v2/events/evt_open/stages', { name: 'S', format: 'swiss', bestOf: 1 }, { token: 'demo-token-dave' });
+    expectError(refused, 403, 'forbidden', 'missing_permission');
+    // A sentence: what the user may not do, the permission it takes and who holds it.
+    expect(refused.body.error.message).toBe('The user may not add or change stages and groups in this event: that needs the permission event.structure:manage, which administrators of the organisation hold.');
     const revision = await revisionOf('evt_open');
     expectWrite(await write('POST', '/api/v2/events/evt_open/stages', { name: 'By Alice', format: 'swiss', bestOf: 1 }, { token: 'demo-token-alice' }), 201, revision + 1);
   });

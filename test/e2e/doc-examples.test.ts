@@ -70,6 +70,17 @@ describe('documentation examples', () => {
     expect(calls('docs/esports.md')).toBeGreaterThanOrEqual(7);
   });
 
+  it('every curl of an example is silent (-s): no progress meter in a captured variable or a reader\'s terminal', () => {
+    const loud: string[] = [];
+    for (const example of examples) {
+      // Each curl command: from the word to the end of its command (a pipe, a ;, &&, a closing parenthesis or an unescaped line end).
+      for (const match of example.script.replaceAll('\\\n', ' ').matchAll(/(?:^|[\s({;|&])curl\s([^|;&)\n]*)/g)) {
+        if (!/(^|\s)(-[a-zA-Z]*s[a-zA-Z]*|--silent)(\s|$)/.test(match[1])) loud.push(`${example.file}:${example.line}: curl ${match[1].slice(0, 80)}`);
+      }
+    }
+    expect(loud).toEqual([]);
+  });
+
   it.each(examples.map((example) => [`${example.file}:${example.line}`, example] as const))('%s runs green', async (_name, example) => {
     const { code, output } = await run(example.script, server.base);
     expect(code, `${example.file}:${example.line}\n${example.script}\n---\n${output}`).toBe(0);

@@ -366,8 +366,8 @@ describe('fuzz: GraphQL over HTTP', () => {
 describe('fuzz: every method the HTTP parser accepts, on every path', () => {
   // CONNECT opens a tunnel rather than asking for a resource (http-conventions.test.ts sends it).
   const METHODS = http.METHODS.filter((method) => method !== 'CONNECT');
-  const UNKNOWN_PATHS = ['/', '/nope', '/api/v2/nope', '/api/v2/events/evt_open/nope', '/graphql/nope/deeper', '/oauth'];
-  const EXTRA_PATHS = ['/graphql', '/healthz', '/readyz', '/metrics', '/docs', '/docs/redoc.standalone.js', '/.well-known/oauth-authorization-server', '/oauth/authorize'];
+  const UNKNOWN_PATHS = ['/nope', '/api/v2x', '/api/v2/nope', '/api/v2/events/evt_open/nope', '/graphql/nope/deeper', '/oauth'];
+  const EXTRA_PATHS = ['/graphql', '/healthz', '/readyz', '/metrics', '/docs', '/docs/redoc.standalone.js', '/realtime/graphql-ws.js', '/.well-known/oauth-authorization-server', '/oauth/authorize'];
 
   function errorOf(path: string, answer: Answer): { code?: string; details?: { issue: string }[]; requestId?: string } | undefined {
     try {

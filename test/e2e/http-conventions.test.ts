@@ -64,7 +64,7 @@ describe('bad requests answer JSON 4xx, never 500 or HTML', () => {
 
   it('unknown route: 404 not_found', async () => {
     await expectJsonError(await fetch(`${server.url}/api/v2/nope`), 404, 'not_found');
-    await expectJsonError(await fetch(`${server.url}/`), 404, 'not_found');
+    await expectJsonError(await fetch(`${server.url}/nope`), 404, 'not_found');
   });
 
   it('wrong method: 405 with Allow', async () => {

@@ -55,6 +55,29 @@ describe('client credentials', () => {
     expect(await response.json()).toMatchObject({ error: 'invalid_scope' });
   });
 
+  it('knows every scope the metadata lists: one the application lacks is "not granted", never unknown; the sentences name the way out', async () => {
+    const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.scopes_supported).toContain('esports:publish');
+    for (const scope of metadata.scopes_supported as string[]) {
+      const asked = await formPost(new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(), { authorization: `Basic ${Buffer.from('app_transfer:demo-transfer-secret').toString('base64')}` });
+      expect(asked.status, scope).toBe(400);
+      expect(await asked.json(), scope).toEqual({ error: 'invalid_scope', error_description: `The application was not granted the scope ${scope}: it holds no scope.` });
+    }
+    const publish = await tokenRequest(oauth.ClientSecretBasic('demo-app-secret'), { scope: 'esports:publish event:manage' });
+    expect(await publish.json()).toEqual({
+      error: 'invalid_scope',
+      error_description: 'The application was not granted the scope esports:publish: it may ask for event:manage, event.structure:manage, event.participants:manage, event.results:manage, broadcast:manage, or leave scope out for all of them.',
+    });
+    // The provider application, granted it, gets it.
+    const provider = await tokenRequest(oauth.ClientSecretBasic('demo-provider-secret'), { scope: 'esports:publish' }, { client_id: 'app_provider' });
+    expect((await provider.json()).scope).toBe('esports:publish');
+    const unknown = await tokenRequest(oauth.ClientSecretBasic('demo-app-secret'), { scope: 'event:manage esports:read teams:manage' });
+    expect(await unknown.json()).toEqual({
+      error: 'invalid_scope',
+      error_description: `esports:read and teams:manage are not scopes of this platform; its scopes are ${metadata.scopes_supported.join(', ')}.`,
+    });
+  });
+
   it('refuses a wrong secret or an unknown client: 401 invalid_client', async () => {
     for (const [id, secret] of [['app_demo', 'wrong'], ['app_nope', 'demo-app-secret']]) {
       const response = await tokenRequest(oauth.ClientSecretBasic(secret), {}, { client_id: id });

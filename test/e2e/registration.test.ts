@@ -114,7 +114,9 @@ describe('POST /api/v2/events/{eventId}/participants', () => {
     expectError(await register('evt_rival', { teamId: 'team_echo' }), 403, 'forbidden', 'missing_installation');
     expectError(await register('evt_cup', { teamId: 'team_echo' }, { token: 'demo-token-noesports' }), 403, 'forbidden', 'missing_installation');
     expectError(await register('evt_cup', { teamId: 'team_echo' }, { token: 'demo-token-dave' }), 403, 'forbidden', 'missing_permission');
-    expectError(await register('evt_cup', { teamId: 'team_echo' }, { token: 'demo-token-bob' }), 403, 'forbidden', 'missing_permission');
+    const bob = await register('evt_cup', { teamId: 'team_echo' }, { token: 'demo-token-bob' });
+    expectError(bob, 403, 'forbidden', 'missing_permission');
+    expect(bob.body.error.message).toBe('The user may not invite or register teams or manage participants in this event: that needs the permission event.participants:manage, which administrators and moderators of the organisation hold.');
     expectError(await register('evt_nope', { teamId: 'team_echo' }, { ifMatch: 1 }), 404, 'not_found');
   });
 

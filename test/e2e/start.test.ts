@@ -46,6 +46,9 @@ describe('npm start', () => {
         expect(first.output()).toContain(text);
       }
       expect(first.output()).not.toMatch(/shared\//);
+      // The banner's first links answer: the index (a page for browsers) and the REST base.
+      expect(first.output()).toContain(`Start here   ${first.base}/`);
+      for (const where of ['/', '/api/v2']) expect((await fetch(`${first.base}${where}`)).status, where).toBe(200);
       const response = await fetch(`${first.base}/api/v2/auth/context`, { headers: { authorization: 'Bearer demo-token-app' } });
       expect(response.status).toBe(200);
       expect((await response.json()).data.applicationId).toBe('app_demo');
@@ -69,6 +72,20 @@ describe('npm start', () => {
       await second.stop();
     }
   }, 240_000);
+
+  it('prints no demo credentials for a database without the demo world (SEED_DEMO_WORLD=0)', async () => {
+    const bare = await scratchEnvironment('t_start_bare');
+    const running = await start({ ...bare.env, SEED_DEMO_WORLD: '0' });
+    try {
+      expect(running.output()).not.toContain('demo world loaded');
+      for (const text of ['demo-token-app', 'demo-app-secret', 'demo-org-key-0001', 'demo-password']) expect(running.output(), text).not.toContain(text);
+      expect(running.output()).toContain(`${running.base}/oauth/token`);
+      expect((await (await fetch(`${running.base}/api/v2`)).json()).data.demoWorld).toBeNull();
+    } finally {
+      await running.stop();
+      await bare.cleanup();
+    }
+  }, 180_000);
 
   it('is the server process: SIGTERM to npm drains the request in flight and exits within 10 s', async () => {
     // As deployed (NODE_ENV is not test), so that nothing but the platform reacts to the signal.

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { DEFAULT_RETRY_SCHEDULE } from '../../subgraphs/developer/webhooks/worker.ts';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -34,6 +35,29 @@ async function createStage(eventId = 'evt_open') {
   expect(response.status).toBe(201);
   return response.body.data.resourceId as string;
 }
+
+describe("the demo world's deliveries", () => {
+  it('carry the attempt log their attemptCount says: numbered, spaced by the retry schedule, the last one the delivery\'s answer', async () => {
+    for (const [id, count, status, lastStatus] of [['dlv_succeeded', 1, 'succeeded', 200], ['dlv_dead', 8, 'dead-letter', 500], ['dlv_retrying', 2, 'failed', 503]] as const) {
+      const delivery = (await call(server.url, `${apps}/webhook-deliveries/${id}`)).body.data;
+      expect(delivery).toMatchObject({ attemptCount: count, status, responseStatus: lastStatus });
+      const attempts = (await call(server.url, `${apps}/webhook-deliveries/${id}/attempts?limit=100`)).body.data as Array<{ number: number; startedAt: string; durationMs: number; responseStatus: number | null; errorCode: string | null }>;
+      expect(attempts.map((attempt) => attempt.number)).toEqual(Array.from({ length: count }, (_, index) => index + 1));
+      const last = attempts.at(-1)!;
+      expect([last.responseStatus, last.errorCode]).toEqual([delivery.responseStatus, delivery.errorCode]);
+      // Each attempt after the delivery was created, each retry the default schedule's delay after the one before.
+      expect(Date.parse(attempts[0].startedAt)).toBeGreaterThan(Date.parse(delivery.createdAt));
+      attempts.slice(1).forEach((attempt, index) => {
+        expect((Date.parse(attempt.startedAt) - Date.parse(attempts[index].startedAt)) / 1000).toBe(DEFAULT_RETRY_SCHEDULE[index]);
+      });
+      expect(Date.parse(delivery.updatedAt)).toBe(Date.parse(last.startedAt) + last.durationMs);
+      if (status === 'succeeded') expect(delivery.deliveredAt).toBe(delivery.updatedAt);
+      for (const attempt of attempts) {
+        expect(attempt.errorCode).toBe(attempt.responseStatus === null ? 'timeout' : attempt.responseStatus < 300 ? null : 'http_error');
+      }
+    }
+  });
+});
 
 describe('webhooks', () => {
   it('creates an endpoint, fans a change out to it, and signs the delivery so that standardwebhooks verifies it', async () => {

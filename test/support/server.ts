@@ -11,7 +11,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Pick<PlatformOptions, 'rateLimits' | 'rateLimitStore' | 'subgraphSecret'> {
+export interface TestServerOptions extends Pick<PlatformOptions, 'rateLimits' | 'rateLimitStore' | 'subgraphSecret' | 'logger'> {
   subgraphUrls?: SubgraphUrls;
   db?: TestDatabase;
   countQueries?: boolean;
@@ -29,6 +29,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     webhookWorker: options.webhookWorker,
     rateLimits: options.rateLimits,
     rateLimitStore: options.rateLimitStore,
+    logger: options.logger,
   });
   const { url } = await platform.listen(0, '127.0.0.1');
   return {

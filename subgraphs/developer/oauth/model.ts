@@ -14,7 +14,7 @@
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
-import { SCOPES } from '../../shared/scopes.ts';
+import { KNOWN_SCOPES } from '../../shared/scopes.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
@@ -113,13 +113,22 @@ export async function authenticateClient(database: OAuthStore, clientId: string,
   return verified ? toClient(row) : null;
 }
 
+/** Scopes in a sentence: "a", "a and b", "a, b and c". */
+const listed = (scopes: string[]) => (scopes.length > 1 ? `${scopes.slice(0, -1).join(', ')} and ${scopes.at(-1)}` : scopes[0]);
+
 /** Requested scopes (none: every granted scope) checked against what the application was granted. */
 export function grantedScopes(client: Pick<OAuthClient, 'grantedScopes'>, requested: string[] | undefined): string[] {
   const scopes = requested ?? client.grantedScopes;
-  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope) && !client.grantedScopes.includes(scope));
-  if (unknown.length) throw new InvalidScopeError(`Unknown scope: ${unknown.join(', ')}.`);
+  // Known: every scope the metadata lists (KNOWN_SCOPES), provider scopes included.
+  const unknown = scopes.filter((scope) => !KNOWN_SCOPES.includes(scope) && !client.grantedScopes.includes(scope));
+  if (unknown.length) {
+    throw new InvalidScopeError(`${listed(unknown)} ${unknown.length > 1 ? 'are not scopes' : 'is not a scope'} of this platform; its scopes are ${KNOWN_SCOPES.join(', ')}.`);
+  }
   const notGranted = scopes.filter((scope) => !client.grantedScopes.includes(scope));
-  if (notGranted.length) throw new InvalidScopeError(`The application was not granted: ${notGranted.join(', ')}.`);
+  if (notGranted.length) {
+    const held = client.grantedScopes.length ? `it may ask for ${client.grantedScopes.join(', ')}, or leave scope out for all of them` : 'it holds no scope';
+    throw new InvalidScopeError(`The application was not granted ${notGranted.length > 1 ? 'the scopes' : 'the scope'} ${listed(notGranted)}: ${held}.`);
+  }
   return [...new Set(scopes)].sort();
 }
 

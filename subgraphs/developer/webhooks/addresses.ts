@@ -45,6 +45,20 @@ export function blockedTarget(url: URL): string | null {
   return null;
 }
 
+/** What a newcomer trying a receiver on their own machine needs to hear (the setting is the operator's). */
+const LOCAL_HINT = ': a receiver on this machine (http://localhost or 127.0.0.1) is accepted only by a server started with WEBHOOKS_ALLOW_LOCAL=1, for local development';
+
+/** localhost, a subdomain of it, or a loopback address: where WEBHOOKS_ALLOW_LOCAL=1 would let a delivery go. */
+function isLocal(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  if (isIP(host)) {
+    const parsed = ipaddr.parse(host);
+    const v4 = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+    return v4.range() === 'loopback';
+  }
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
 const refuse = (issue: string, message: string) => new ApiError('validation_failed', message, [{ field: 'url', issue }]);
 
 /** The URL as it will be stored, or a 400 naming `url`. */
@@ -56,12 +70,13 @@ export function checkEndpointUrl(value: string): string {
     throw refuse('invalid_url', 'url must be an absolute URL.');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLocal())) {
-    throw refuse('https_required', 'url must be an https:// address.');
+    throw refuse('https_required', `url must be an https:// address${isLocal(url) ? LOCAL_HINT : ''}.`);
   }
   if (url.username || url.password) throw refuse('credentials_in_url', 'url must not carry a user name or password.');
   const blocked = blockedTarget(url);
   if (blocked === 'invalid') throw refuse('invalid_url', 'url must name a host.');
-  if (blocked === 'localhost') throw refuse('blocked_address', 'url may not point at localhost.');
+  if (blocked === 'localhost') throw refuse('blocked_address', `url may not point at localhost${LOCAL_HINT}.`);
+  if (blocked === 'loopback') throw refuse('blocked_address', `url may not point at a loopback address${LOCAL_HINT}.`);
   if (blocked) throw refuse('blocked_address', `url may not point at a ${blocked} address.`);
   return url.toString();
 }

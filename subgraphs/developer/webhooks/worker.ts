@@ -91,7 +91,7 @@ const CLAIM_SQL = `
     INSERT INTO "WebhookAttempt" ("deliveryId", number, "startedAt", "durationMs", "errorCode")
     SELECT id, "attemptCount", ${NOW}, 0, 'in_progress' FROM claimed
     ON CONFLICT ("deliveryId", number) DO NOTHING)
-  SELECT claimed.id, claimed."attemptCount", claimed.body, e.url,
+  SELECT claimed.id, claimed."attemptCount", claimed."endpointId", claimed.body, e.url,
          CASE WHEN e."previousSecret" IS NOT NULL AND e."previousSecretExpiresAt" > ${NOW}
               THEN ARRAY[e.secret, e."previousSecret"] ELSE ARRAY[e.secret] END AS secrets
   FROM claimed JOIN "WebhookEndpoint" e ON e.id = claimed."endpointId"`;
@@ -128,6 +128,7 @@ const RECORD_SQL = `
 interface Claimed {
   id: string;
   attemptCount: number;
+  endpointId: string;
   body: string;
   url: string;
   secrets: string[];
@@ -144,7 +145,40 @@ export interface WorkerOptions {
   pollMs?: number;
   schedule?: number[];
   log?: (message: string, error?: unknown) => void;
+  /** Told of every attempt once it is made (webhookAttemptLogger: one info line each). */
+  logAttempt?: (attempt: AttemptLogEntry) => void;
 }
+
+/**
+ * What an operator sees of one attempt: where it went (the endpoint and the URL's host, never its
+ * path or query, which may carry a receiver's token), what came back and how long it took. Never the
+ * payload, the signature or the secret.
+ */
+export interface AttemptLogEntry {
+  deliveryId: string;
+  endpointId: string;
+  host: string;
+  attempt: number;
+  /** The receiver's HTTP status; null when no answer came (errorCode says why). */
+  status: number | null;
+  errorCode: string | null;
+  durationMs: number;
+  /** What became of the delivery: succeeded, failed (retried in nextAttemptInSeconds) or dead-letter. */
+  outcome: string;
+  nextAttemptInSeconds: number | null;
+}
+
+/** Every attempt as one info line of `logger` (pino's signature). */
+export const webhookAttemptLogger = (logger: { info(fields: object, message: string): void }) => (attempt: AttemptLogEntry) =>
+  logger.info(attempt, 'webhook delivery attempt');
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid';
+  }
+};
 
 export class WebhookWorker {
   private readonly concurrency: number;
@@ -154,6 +188,7 @@ export class WebhookWorker {
   private readonly pollMs: number;
   private readonly schedule: number[];
   private readonly log: (message: string, error?: unknown) => void;
+  private readonly logAttempt: (attempt: AttemptLogEntry) => void;
   private inFlight = 0;
   private running = false;
   /** Fans out what the feed holds; woken by notifications and the poll. */
@@ -200,6 +235,7 @@ export class WebhookWorker {
     this.pollMs = options.pollMs ?? 1000;
     this.schedule = options.schedule ?? retrySchedule();
     this.log = options.log ?? (() => undefined);
+    this.logAttempt = options.logAttempt ?? (() => undefined);
   }
 
   async start(): Promise<void> {
@@ -247,6 +283,17 @@ export class WebhookWorker {
     // The claim numbered the attempt (and logged it as in_progress).
     const number = delivery.attemptCount;
     const { status, delaySeconds } = this.next(outcome, number);
+    this.logAttempt({
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      host: hostOf(delivery.url),
+      attempt: number,
+      status: outcome.responseStatus,
+      errorCode: outcome.errorCode,
+      durationMs: outcome.durationMs,
+      outcome: status,
+      nextAttemptInSeconds: status === 'failed' ? delaySeconds : null,
+    });
     try {
       // While the database is away the record is tried again until shortly before the lease runs out
       // (or the worker stops): an outage shorter than that makes no attempt twice.
