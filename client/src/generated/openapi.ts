@@ -1724,6 +1724,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The index of the platform
+         * @description Where to go next: the API reference, the OpenAPI document, GraphiQL, the realtime gateway, OAuth, the overlays and the guides, with the demo credentials while the database holds the demo world. A browser (Accept: text/html) gets the same as a page.
+         */
+        get: operations["index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The index of the platform (the REST v2 base)
+         * @description Where to go next: the API reference, the OpenAPI document, GraphiQL, the realtime gateway, OAuth, the overlays and the guides, with the demo credentials while the database holds the demo world. A browser (Accept: text/html) gets the same as a page.
+         */
+        get: operations["indexV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The index of the platform (the v1 base)
+         * @description Where to go next: the API reference, the OpenAPI document, GraphiQL, the realtime gateway, OAuth, the overlays and the guides, with the demo credentials while the database holds the demo world. A browser (Accept: text/html) gets the same as a page.
+         */
+        get: operations["indexV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3061,9 +3121,15 @@ export interface operations {
     getAuthContext: {
         parameters: {
             query?: {
-                /** @description user, team, organisation or event; goes with targetId. */
+                /**
+                 * @description user, team, organisation or event; goes with targetId.
+                 * @example organisation
+                 */
                 targetType?: "user" | "team" | "organisation" | "event";
-                /** @description Identifier of the target; goes with targetType. */
+                /**
+                 * @description Identifier of the target; goes with targetType.
+                 * @example org_demo
+                 */
                 targetId?: string;
             };
             header?: {
@@ -3202,6 +3268,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -3339,12 +3406,40 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "configurations": [
+                 *         {
+                 *           "bestOf": 3,
+                 *           "steps": [
+                 *             {
+                 *               "action": "ban",
+                 *               "team": "a"
+                 *             },
+                 *             {
+                 *               "action": "ban",
+                 *               "team": "b"
+                 *             },
+                 *             {
+                 *               "action": "pick",
+                 *               "team": "a"
+                 *             },
+                 *             {
+                 *               "action": "pick",
+                 *               "team": "b"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["VetoSettingsRequest"];
             };
         };
@@ -3491,12 +3586,24 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Playoffs",
+                 *       "format": "single_elimination",
+                 *       "bestOf": 3,
+                 *       "settings": {
+                 *         "thirdPlaceMatch": true,
+                 *         "seeding": "random"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateStageRequest"];
             };
         };
@@ -3643,12 +3750,20 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "teamId": "team_charlie",
+                 *       "stageId": "stg_open_groups",
+                 *       "groupId": "grp_open_b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateInvitationRequest"];
             };
         };
@@ -3795,12 +3910,22 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "participantId": "par_alpha",
+                 *       "stageId": "stg_open_groups",
+                 *       "groupId": "grp_open_a",
+                 *       "points": -3,
+                 *       "reason": "late check-in"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateStandingAdjustmentRequest"];
             };
         };
@@ -3945,7 +4070,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example par_alpha */
                 participantId: string;
             };
             cookie?: never;
@@ -4083,13 +4210,21 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example par_alpha */
                 participantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "status",
+                 *       "status": "checked_in"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateParticipantRequest"];
             };
         };
@@ -4234,13 +4369,23 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example par_alpha */
                 participantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation": "set_role",
+                 *       "userId": "usr_bob",
+                 *       "role": "captain",
+                 *       "scope": "event"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LineupChangeRequest"];
             };
         };
@@ -4385,13 +4530,29 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example pd_open_1 */
                 playdayId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "staff": [
+                 *         {
+                 *           "userId": "usr_alice",
+                 *           "role": "producer"
+                 *         },
+                 *         {
+                 *           "userId": "usr_erin",
+                 *           "role": "caster"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlaydayStaffRequest"];
             };
         };
@@ -4536,13 +4697,30 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example mtc_open_1 */
                 matchId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "completed",
+                 *       "scoreA": 2,
+                 *       "scoreB": 1,
+                 *       "maps": [
+                 *         {
+                 *           "mapId": "map_mirage",
+                 *           "scoreA": 13,
+                 *           "scoreB": 9,
+                 *           "winner": "a"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MatchReportRequest"];
             };
         };
@@ -4687,12 +4865,22 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "streamUrl": "https://twitch.example.test/demo-open",
+                 *       "overlayTheme": "dark",
+                 *       "primaryColor": "#1f6feb",
+                 *       "delaySeconds": 30,
+                 *       "showScores": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["BroadcastRequest"];
             };
         };
@@ -4837,13 +5025,22 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example pd_open_1 */
                 playdayId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "liveMatchId": "mtc_open_2",
+                 *       "overlayScoreA": 0,
+                 *       "overlayScoreB": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlaydayUpdateRequest"];
             };
         };
@@ -4994,6 +5191,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
@@ -5109,12 +5307,22 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Spring Cup 2027",
+                 *       "game": "cs2",
+                 *       "timezone": "Europe/Berlin",
+                 *       "startsAt": "2027-04-10T09:00:00Z",
+                 *       "endsAt": "2027-04-11T20:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateEventRequest"];
             };
         };
@@ -5240,6 +5448,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -5375,12 +5584,20 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Sixteen teams, one weekend.",
+                 *       "primaryColor": "#1f6feb",
+                 *       "bannerUrl": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateEventRequest"];
             };
         };
@@ -5527,12 +5744,18 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "teamId": "team_delta"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateParticipantRequest"];
             };
         };
@@ -5677,7 +5900,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example inv_open_1 */
                 invitationId: string;
             };
             cookie?: never;
@@ -5797,7 +6022,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example inv_open_1 */
                 invitationId: string;
             };
             cookie?: never;
@@ -5917,13 +6144,25 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "participantIds": [
+                 *         "par_delta",
+                 *         "par_alpha",
+                 *         "par_bravo",
+                 *         "par_charlie"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["StageSeedingRequest"];
             };
         };
@@ -6070,7 +6309,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
@@ -6214,6 +6455,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -6327,6 +6569,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example usr_bob */
                 userId: string;
             };
             cookie?: never;
@@ -6414,7 +6657,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
@@ -6533,7 +6778,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
@@ -6655,7 +6902,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
@@ -6770,12 +7019,16 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. */
+                /**
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example mtc_open_1 */
                 matchId: string;
             };
             cookie?: never;
@@ -6936,15 +7189,23 @@ export interface operations {
             header: {
                 /** @description Required: the message revision as a strong ETag, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. */
+                /**
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example mtc_open_1 */
                 matchId: string;
+                /** @example msg_hello */
                 messageId: string;
-                /** @description One emoji, URL-encoded (🔥 is %F0%9F%94%A5); anything else is 400. */
+                /**
+                 * @description One emoji, URL-encoded (🔥 is %F0%9F%94%A5); anything else is 400.
+                 * @example 👍
+                 */
                 emoji: string;
             };
             cookie?: never;
@@ -7100,15 +7361,23 @@ export interface operations {
             header: {
                 /** @description Required: the message revision as a strong ETag, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. */
+                /**
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example mtc_open_1 */
                 matchId: string;
+                /** @example msg_hello */
                 messageId: string;
-                /** @description One emoji, URL-encoded (🔥 is %F0%9F%94%A5); anything else is 400. */
+                /**
+                 * @description One emoji, URL-encoded (🔥 is %F0%9F%94%A5); anything else is 400.
+                 * @example 🔥
+                 */
                 emoji: string;
             };
             cookie?: never;
@@ -7267,7 +7536,10 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
@@ -7377,12 +7649,16 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example ese_major */
                 eventId: string;
             };
             cookie?: never;
@@ -7489,12 +7765,16 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example ese_major */
                 eventId: string;
             };
             cookie?: never;
@@ -7596,14 +7876,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example ese_major */
                 eventId: string;
+                /** @example ess_major_groups */
                 stageId: string;
+                /** @example esg_major_a */
                 groupId: string;
             };
             cookie?: never;
@@ -7704,12 +7990,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example esm_final */
                 matchId: string;
             };
             cookie?: never;
@@ -7810,12 +8100,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Required: an active installation of your application (for example ins_demo_org). */
+                /**
+                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @example ins_demo_org
+                 */
                 "svc-installation-id"?: string;
                 /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
                 "x-request-id"?: string;
             };
             path: {
+                /** @example esm_final */
                 matchId: string;
             };
             cookie?: never;
@@ -7915,10 +8209,17 @@ export interface operations {
     getApplicationUsage: {
         parameters: {
             query: {
+                /** @example esports_calls */
                 metric: "esports_calls";
-                /** @description First day, YYYY-MM-DD (UTC); the first day of the current UTC month when omitted. */
+                /**
+                 * @description First day, YYYY-MM-DD (UTC); the first day of the current UTC month when omitted.
+                 * @example 2026-11-01
+                 */
                 from?: string;
-                /** @description Last day, YYYY-MM-DD (UTC); the last day of the current UTC month when omitted. At most 366 days after from. */
+                /**
+                 * @description Last day, YYYY-MM-DD (UTC); the last day of the current UTC month when omitted. At most 366 days after from.
+                 * @example 2026-11-30
+                 */
                 to?: string;
             };
             header?: {
@@ -7926,6 +8227,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
@@ -8046,6 +8348,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @example active */
                 status?: "active" | "revoked";
                 targetType?: "user" | "team" | "organisation" | "event";
             };
@@ -8054,6 +8357,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
@@ -8303,6 +8607,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 applicationId: string;
             };
             cookie?: never;
@@ -8500,6 +8805,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
@@ -8633,12 +8939,23 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/esports",
+                 *       "name": "Production",
+                 *       "subscribedEvents": [
+                 *         "stage.created",
+                 *         "event.published"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
             };
         };
@@ -8777,7 +9094,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
@@ -8906,7 +9225,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
@@ -9030,13 +9351,23 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subscribedEvents": [
+                 *         "stage.created"
+                 *       ],
+                 *       "status": "disabled"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
             };
         };
@@ -9178,7 +9509,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
@@ -9315,7 +9648,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
@@ -9348,8 +9683,8 @@ export interface operations {
                      *         "responseStatus": null,
                      *         "errorCode": null,
                      *         "redeliveryOf": null,
-                     *         "createdAt": "2026-01-10T08:20:00.000Z",
-                     *         "updatedAt": "2026-01-10T08:20:00.000Z",
+                     *         "createdAt": "2026-01-05T20:20:00.000Z",
+                     *         "updatedAt": "2026-01-05T20:20:01.143Z",
                      *         "deliveredAt": null
                      *       }
                      *     }
@@ -9449,13 +9784,20 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example whe_demo */
                 endpointId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-01-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecoverWebhookDeliveriesRequest"];
             };
         };
@@ -9566,6 +9908,7 @@ export interface operations {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
                 endpointId?: string;
+                /** @example succeeded */
                 status?: "pending" | "failed" | "succeeded" | "dead-letter";
                 eventType?: string;
             };
@@ -9574,6 +9917,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
@@ -9607,9 +9951,9 @@ export interface operations {
                      *           "responseStatus": 200,
                      *           "errorCode": null,
                      *           "redeliveryOf": null,
-                     *           "createdAt": "2026-01-10T08:20:00.000Z",
-                     *           "updatedAt": "2026-01-10T08:20:00.000Z",
-                     *           "deliveredAt": "2026-01-10T08:21:00.000Z"
+                     *           "createdAt": "2026-01-05T20:20:00.000Z",
+                     *           "updatedAt": "2026-01-05T20:20:01.143Z",
+                     *           "deliveredAt": "2026-01-05T20:20:01.143Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -9705,7 +10049,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example dlv_succeeded */
                 deliveryId: string;
             };
             cookie?: never;
@@ -9738,9 +10084,9 @@ export interface operations {
                      *         "responseStatus": 200,
                      *         "errorCode": null,
                      *         "redeliveryOf": null,
-                     *         "createdAt": "2026-01-10T08:20:00.000Z",
-                     *         "updatedAt": "2026-01-10T08:20:00.000Z",
-                     *         "deliveredAt": "2026-01-10T08:21:00.000Z"
+                     *         "createdAt": "2026-01-05T20:20:00.000Z",
+                     *         "updatedAt": "2026-01-05T20:20:01.143Z",
+                     *         "deliveredAt": "2026-01-05T20:20:01.143Z"
                      *       }
                      *     }
                      */
@@ -9835,7 +10181,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example dlv_retrying */
                 deliveryId: string;
             };
             cookie?: never;
@@ -9859,8 +10207,16 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "number": 1,
-                     *           "startedAt": "2026-01-10T08:20:00.000Z",
-                     *           "durationMs": 84,
+                     *           "startedAt": "2026-01-05T20:20:01.000Z",
+                     *           "durationMs": 61,
+                     *           "responseStatus": 503,
+                     *           "errorCode": "http_error",
+                     *           "responseBody": "busy"
+                     *         },
+                     *         {
+                     *           "number": 2,
+                     *           "startedAt": "2026-01-05T20:20:06.000Z",
+                     *           "durationMs": 58,
                      *           "responseStatus": 503,
                      *           "errorCode": "http_error",
                      *           "responseBody": "busy"
@@ -9961,7 +10317,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
+                /** @example dlv_succeeded */
                 deliveryId: string;
             };
             cookie?: never;
@@ -9996,8 +10354,8 @@ export interface operations {
                      *         "responseStatus": null,
                      *         "errorCode": null,
                      *         "redeliveryOf": "dlv_succeeded",
-                     *         "createdAt": "2026-01-10T08:20:00.000Z",
-                     *         "updatedAt": "2026-01-10T08:20:00.000Z",
+                     *         "createdAt": "2026-01-05T20:20:00.000Z",
+                     *         "updatedAt": "2026-01-05T20:20:01.143Z",
                      *         "deliveredAt": null
                      *       }
                      *     }
@@ -10096,6 +10454,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @example pending */
                 status?: "pending" | "accepted" | "declined" | "cancelled" | "expired";
             };
             header?: {
@@ -10103,6 +10462,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_transfer */
                 appId: string;
             };
             cookie?: never;
@@ -10236,12 +10596,22 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_demo */
                 appId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "toOwner": {
+                 *         "type": "organisation",
+                 *         "id": "org_rival"
+                 *       },
+                 *       "expiresInDays": 7
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateOwnerTransferRequest"];
             };
         };
@@ -10377,7 +10747,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_transfer */
                 appId: string;
+                /** @example otr_pending */
                 transferId: string;
             };
             cookie?: never;
@@ -10506,7 +10878,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_transfer */
                 appId: string;
+                /** @example otr_pending */
                 transferId: string;
             };
             cookie?: never;
@@ -10646,7 +11020,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_transfer */
                 appId: string;
+                /** @example otr_pending */
                 transferId: string;
             };
             cookie?: never;
@@ -10786,7 +11162,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example app_transfer */
                 appId: string;
+                /** @example otr_pending */
                 transferId: string;
             };
             cookie?: never;
@@ -10929,6 +11307,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
@@ -11045,12 +11424,18 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Stream overlay"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
@@ -11161,13 +11546,20 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
+                /** @example key_demo_spare */
                 keyId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "graceSeconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RotateApiKeyRequest"];
             };
         };
@@ -11287,7 +11679,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
+                /** @example key_demo_spare */
                 keyId: string;
             };
             cookie?: never;
@@ -11411,6 +11805,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
@@ -11537,12 +11932,20 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "evt_live",
+                 *       "label": "Main stage scoreboard",
+                 *       "expiresIn": 259200
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateOverlayTokenRequest"];
             };
         };
@@ -11672,7 +12075,9 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example org_demo */
                 organisationId: string;
+                /** @example ovt_… */
                 tokenId: string;
             };
             cookie?: never;
@@ -11998,6 +12403,7 @@ export interface operations {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
                 visibility?: "public" | "unlisted" | "private";
+                /** @example scheduled */
                 state?: "draft" | "scheduled" | "live" | "completed" | "cancelled";
             };
             header?: {
@@ -12122,6 +12528,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -12270,6 +12677,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -12428,7 +12836,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example stg_open_groups */
                 stageId: string;
             };
             cookie?: never;
@@ -12576,6 +12986,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @example stg_open_groups */
                 stageId?: string;
             };
             header?: {
@@ -12586,6 +12997,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -12719,7 +13131,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example grp_open_a */
                 groupId: string;
             };
             cookie?: never;
@@ -12843,6 +13257,7 @@ export interface operations {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
                 stageId?: string;
+                /** @example grp_open_a */
                 groupId?: string;
             };
             header?: {
@@ -12853,6 +13268,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -12988,7 +13404,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example rnd_open_a1 */
                 roundId: string;
             };
             cookie?: never;
@@ -13111,7 +13529,10 @@ export interface operations {
             query?: {
                 /** @description meta.nextCursor of the previous page. */
                 cursor?: string;
-                /** @description Page size, 1–100 (default 20). */
+                /**
+                 * @description Page size, 1–100 (default 20).
+                 * @example 1
+                 */
                 limit?: number;
                 status?: "registered" | "checked_in" | "confirmed" | "disqualified" | "withdrawn";
             };
@@ -13123,6 +13544,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -13266,7 +13688,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example par_alpha */
                 participantId: string;
             };
             cookie?: never;
@@ -13404,6 +13828,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -13430,11 +13855,11 @@ export interface operations {
                      *         {
                      *           "id": "inv_open_1",
                      *           "eventId": "evt_open",
-                     *           "teamId": "team_delta",
-                     *           "stageId": null,
-                     *           "groupId": null,
+                     *           "teamId": "team_charlie",
+                     *           "stageId": "stg_open_groups",
+                     *           "groupId": "grp_open_b",
                      *           "status": "pending",
-                     *           "createdAt": "2026-01-03T00:00:00.000Z"
+                     *           "createdAt": "2026-01-05T16:10:00.000Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -13539,7 +13964,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example inv_open_1 */
                 invitationId: string;
             };
             cookie?: never;
@@ -13565,11 +13992,11 @@ export interface operations {
                      *       "data": {
                      *         "id": "inv_open_1",
                      *         "eventId": "evt_open",
-                     *         "teamId": "team_delta",
-                     *         "stageId": null,
-                     *         "groupId": null,
+                     *         "teamId": "team_charlie",
+                     *         "stageId": "stg_open_groups",
+                     *         "groupId": "grp_open_b",
                      *         "status": "pending",
-                     *         "createdAt": "2026-01-03T00:00:00.000Z"
+                     *         "createdAt": "2026-01-05T16:10:00.000Z"
                      *       }
                      *     }
                      */
@@ -13668,6 +14095,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -13802,6 +14230,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -13943,7 +14372,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example pd_open_1 */
                 playdayId: string;
             };
             cookie?: never;
@@ -14072,6 +14503,7 @@ export interface operations {
                 stageId?: string;
                 groupId?: string;
                 roundId?: string;
+                /** @example completed */
                 status?: "scheduled" | "live" | "completed" | "cancelled";
             };
             header?: {
@@ -14082,6 +14514,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -14118,7 +14551,7 @@ export interface operations {
                      *             "participantId": "par_alpha",
                      *             "teamId": "team_alpha",
                      *             "name": "Team Alpha",
-                     *             "logoUrl": null,
+                     *             "logoUrl": "https://cdn.example.test/teams/alpha.png",
                      *             "score": 1,
                      *             "result": "win",
                      *             "forfeit": false
@@ -14127,7 +14560,7 @@ export interface operations {
                      *             "participantId": "par_bravo",
                      *             "teamId": "team_bravo",
                      *             "name": "Team Bravo",
-                     *             "logoUrl": null,
+                     *             "logoUrl": "https://cdn.example.test/teams/bravo.png",
                      *             "score": 0,
                      *             "result": "loss",
                      *             "forfeit": false
@@ -14135,10 +14568,10 @@ export interface operations {
                      *           "maps": [
                      *             {
                      *               "position": 1,
-                     *               "mapId": "map_mirage",
-                     *               "mapName": "Mirage",
+                     *               "mapId": "map_ancient",
+                     *               "mapName": "Ancient",
                      *               "scoreA": 13,
-                     *               "scoreB": 9,
+                     *               "scoreB": 7,
                      *               "winner": "a"
                      *             }
                      *           ],
@@ -14259,7 +14692,9 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
+                /** @example mtc_open_1 */
                 matchId: string;
             };
             cookie?: never;
@@ -14295,7 +14730,7 @@ export interface operations {
                      *           "participantId": "par_alpha",
                      *           "teamId": "team_alpha",
                      *           "name": "Team Alpha",
-                     *           "logoUrl": null,
+                     *           "logoUrl": "https://cdn.example.test/teams/alpha.png",
                      *           "score": 1,
                      *           "result": "win",
                      *           "forfeit": false
@@ -14304,7 +14739,7 @@ export interface operations {
                      *           "participantId": "par_bravo",
                      *           "teamId": "team_bravo",
                      *           "name": "Team Bravo",
-                     *           "logoUrl": null,
+                     *           "logoUrl": "https://cdn.example.test/teams/bravo.png",
                      *           "score": 0,
                      *           "result": "loss",
                      *           "forfeit": false
@@ -14312,10 +14747,10 @@ export interface operations {
                      *         "maps": [
                      *           {
                      *             "position": 1,
-                     *             "mapId": "map_mirage",
-                     *             "mapName": "Mirage",
+                     *             "mapId": "map_ancient",
+                     *             "mapName": "Ancient",
                      *             "scoreA": 13,
-                     *             "scoreB": 9,
+                     *             "scoreB": 7,
                      *             "winner": "a"
                      *           }
                      *         ],
@@ -14427,6 +14862,7 @@ export interface operations {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
                 stageId?: string;
+                /** @example grp_open_a */
                 groupId?: string;
             };
             header?: {
@@ -14437,6 +14873,7 @@ export interface operations {
                 "if-none-match"?: string;
             };
             path: {
+                /** @example evt_open */
                 eventId: string;
             };
             cookie?: never;
@@ -14584,6 +15021,7 @@ export interface operations {
                 "x-request-id"?: string;
             };
             path: {
+                /** @example usr_bob */
                 userId: string;
             };
             cookie?: never;
@@ -14691,7 +15129,10 @@ export interface operations {
             query?: {
                 /** @description meta.nextCursor of the previous page. */
                 cursor?: string;
-                /** @description Page size, 1–100 (default 20). */
+                /**
+                 * @description Page size, 1–100 (default 20).
+                 * @example 2
+                 */
                 limit?: number;
             };
             header?: {
@@ -14922,6 +15363,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    index: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index: JSON, or the page for Accept: text/html. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            links: {
+                                [key: string]: string | {
+                                    [key: string]: string;
+                                };
+                            };
+                            overlays: {
+                                urls?: string[];
+                                token?: string;
+                            };
+                            /** @description Paths of the Markdown guides in the repository. */
+                            guides: string[];
+                            /** @description The demo world's published credentials while the database holds the demo world; null otherwise. */
+                            demoWorld: null | Record<string, never>;
+                        };
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    indexV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index: JSON, or the page for Accept: text/html. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            links: {
+                                [key: string]: string | {
+                                    [key: string]: string;
+                                };
+                            };
+                            overlays: {
+                                urls?: string[];
+                                token?: string;
+                            };
+                            /** @description Paths of the Markdown guides in the repository. */
+                            guides: string[];
+                            /** @description The demo world's published credentials while the database holds the demo world; null otherwise. */
+                            demoWorld: null | Record<string, never>;
+                        };
+                    };
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    indexV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index: JSON, or the page for Accept: text/html. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            links: {
+                                [key: string]: string | {
+                                    [key: string]: string;
+                                };
+                            };
+                            overlays: {
+                                urls?: string[];
+                                token?: string;
+                            };
+                            /** @description Paths of the Markdown guides in the repository. */
+                            guides: string[];
+                            /** @description The demo world's published credentials while the database holds the demo world; null otherwise. */
+                            demoWorld: null | Record<string, never>;
+                        };
+                    };
                     "text/html": string;
                 };
             };
