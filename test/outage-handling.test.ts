@@ -157,10 +157,15 @@ describe('which errors mean the database cannot be reached', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('documents a 503 with Retry-After for every operation (each needs the database)', () => {
-    const document = buildOpenApiDocument(routeTable) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+  it('documents a 503 with Retry-After for every operation that needs the database (all but the index)', () => {
+    const document = buildOpenApiDocument(routeTable) as { paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
+        // The index answers without the database (it lists the demo credentials only when it can tell).
+        if (operation.tags?.includes('Index')) {
+          expect(operation.responses['503'], `${method} ${path}`).toBeUndefined();
+          continue;
+        }
         expect(operation.responses['503']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
       }
     }
