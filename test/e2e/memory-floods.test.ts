@@ -9,7 +9,7 @@
 // within the same bounds. Floods of distinct stage standings and match reads, with and without a
 // credential, are answered within them too, and so are floods of overlay tokens: issued, unknown and
 // valid ones on distinct routes, and gateway sockets opened with distinct unknown tokens; and so are
-// floods of the overlay pages and their assets.
+// floods of the overlay pages and their assets, the index and the realtime browser script.
 import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -364,7 +364,7 @@ describe('floods of overlay tokens', () => {
     expect(new Set(sockets)).toEqual(new Set([4403]));
   }, 180_000);
 
-  it('3,000 requests for the overlay pages and their assets, with distinct addresses and tokens, and for the token record: 2xx/4xx only, the server lives', async () => {
+  it('3,000 requests for the overlay pages and their assets, the token record, the index and the realtime script, with distinct addresses and tokens: 2xx/4xx only, the server lives', async () => {
     const watching = watch();
     const statuses = await flood(3000, 24, (i) => {
       const token = `ovl_page_${i}_${'p'.repeat(i % 150)}`;
@@ -376,6 +376,9 @@ describe('floods of overlay tokens', () => {
         `/overlays/assets/${Math.floor(i / 6) % 3 ? 'bracket.js' : `x${i}.js`}`,
         `/overlays/assets/${['scoreboard.js', 'overlay.css', 'brackets-viewer.js'][Math.floor(i / 6) % 3]}`,
         '/api/v1/overlay-token',
+        // The index and the browser script the realtime example loads: no credential, any Accept.
+        `${['/', '/api/v2', '/api/v1'][Math.floor(i / 8) % 3]}?from=${i}`,
+        `/realtime/graphql-ws.js?v=${i}`,
       ];
       return fetch(`${base}${paths[i % paths.length]}`, { headers: { accept, 'x-overlay-token': token } });
     });
