@@ -4,19 +4,15 @@
 // here than what those routes answer. Everything the page loads comes from this server (the
 // Content-Security-Policy allows nothing else but team logos over https), and the page's address,
 // token included, is never sent to another site (Referrer-Policy: no-referrer).
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { validate } from '../../subgraphs/shared/validation.ts';
 import { fromRoot } from '../../subgraphs/shared/paths.ts';
-import { overlayScript, type OverlayScript } from './bundle.ts';
-
-const require = createRequire(import.meta.url);
+import { assetServer, packageFile, type AssetSource } from '../http/static-assets.ts';
+import { overlayScript } from './bundle.ts';
 
 const token = z.string().min(1).max(200).describe('The overlay token (ovl_…).');
 const id = z.string().min(1).max(100);
@@ -30,10 +26,6 @@ const bracketQuery = z.object({ token, stageId: id }).strict();
 const POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' https: data:; font-src 'self' data:; base-uri 'none'; form-action 'none'";
 
-const VIEWER: Record<string, { file: string; type: string }> = {
-  'brackets-viewer.js': { file: 'dist/brackets-viewer.min.js', type: 'application/javascript' },
-  'brackets-viewer.css': { file: 'dist/brackets-viewer.min.css', type: 'text/css' },
-};
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -102,33 +94,15 @@ function servePage(ctx: Context, schema: z.ZodType, html: string): void {
   ctx.body = html;
 }
 
-interface Asset {
-  body: string | Buffer;
-  type: string;
-  etag: string;
-}
+const sendAsset = assetServer();
 
-const assets = new Map<string, Promise<Asset>>();
-
-function load(name: string, read: () => Promise<string | Buffer>, type: string): Promise<Asset> {
-  let loading = assets.get(name);
-  if (!loading) {
-    loading = read().then((body) => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
-    // A failure is not kept: the next request tries again.
-    loading.catch(() => assets.delete(name));
-    assets.set(name, loading);
-  }
-  return loading;
-}
-
-/** An asset of the overlay pages, read (or bundled) once and kept; undefined for any other name. */
-function overlayAsset(name: string): Promise<Asset> | undefined {
-  if (name === 'scoreboard.js' || name === 'bracket.js') return load(name, () => overlayScript(name.slice(0, -3) as OverlayScript), 'application/javascript');
-  if (name === 'overlay.css') return load(name, () => readFile(STYLE_FILE), 'text/css');
-  const viewer = Object.hasOwn(VIEWER, name) ? VIEWER[name] : undefined;
-  if (!viewer) return undefined;
-  return load(name, () => readFile(path.join(path.dirname(require.resolve('brackets-viewer/package.json')), viewer.file)), viewer.type);
-}
+const ASSETS: Record<string, { read: AssetSource; type: string }> = {
+  'scoreboard.js': { read: () => overlayScript('scoreboard'), type: 'application/javascript' },
+  'bracket.js': { read: () => overlayScript('bracket'), type: 'application/javascript' },
+  'overlay.css': { read: () => readFile(STYLE_FILE), type: 'text/css' },
+  'brackets-viewer.js': { read: packageFile('brackets-viewer', 'dist/brackets-viewer.min.js'), type: 'application/javascript' },
+  'brackets-viewer.css': { read: packageFile('brackets-viewer', 'dist/brackets-viewer.min.css'), type: 'text/css' },
+};
 
 export function mountOverlays(router: Router): void {
   router.get('overlay-scoreboard', '/overlays/scoreboard', (ctx) => {
@@ -141,18 +115,9 @@ export function mountOverlays(router: Router): void {
   });
   router.get('overlay-assets', '/overlays/assets/:asset', async (ctx) => {
     ctx.state.route = '/overlays/assets/:asset';
-    const asset = await overlayAsset(ctx.params.asset);
+    const name = ctx.params.asset;
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return; // 404 with the error body, like any unknown path
-    // Revalidated on every load (a 304 while unchanged), so a page never runs a script of another
-    // version; set only on an answer that worked, so a failure is never kept by a browser source.
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('ETag', asset.etag);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = asset.type;
-    if (ctx.get('if-none-match') === asset.etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = asset.body;
+    await sendAsset(ctx, name, asset.read, asset.type);
   });
 }

@@ -169,6 +169,10 @@ describe('overlay pages without a browser', () => {
     const etag = script.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await fetch(`${server.url}/overlays/assets/scoreboard.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // The realtime browser script is served the same way (facade/http/static-assets.ts).
+    const realtime = await fetch(`${server.url}/realtime/graphql-ws.js`);
+    expect(realtime.headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/realtime/graphql-ws.js`, { headers: { 'if-none-match': realtime.headers.get('etag')! } })).status).toBe(304);
   });
 
   it('refuse an address that cannot work with a sentence naming the parameter, as HTML in a browser and the error body otherwise', async () => {
