@@ -164,5 +164,10 @@ describe('webhook target checks', () => {
     }
     expect(messageOf('http://hooks.example.com/x')).toBe('url must be an https:// address.');
     expect(messageOf('https://10.0.0.1/x')).toBe('url may not point at a private address.');
+    // A scheme the setting does not let through hears no hint, with the setting or without it.
+    for (const local of ['0', '1']) {
+      vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', local);
+      for (const url of ['ws://localhost/', 'ftp://127.0.0.1/', 'javascript://localhost/']) expect(messageOf(url), `${url} ${local}`).toBe('url must be an https:// address.');
+    }
   });
 });

@@ -154,7 +154,9 @@ export function mountLanding(router: Router, db: Database, issuer: Issuer) {
     const demo = await demoLoaded();
     // The addresses are the issuer's (PUBLIC_URL or where the server listens), never the request's Host.
     const base = issuer.url;
-    ctx.set('Cache-Control', 'no-cache');
+    // private: a page that may list the demo credentials is kept by no shared cache.
+    ctx.set('Cache-Control', 'private, no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.vary('Accept');
     if (wantsPage(ctx)) {
       ctx.set('Content-Security-Policy', LANDING_CSP);

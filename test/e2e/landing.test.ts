@@ -41,6 +41,9 @@ describe('the index', () => {
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.headers.get('vary')).toMatch(/accept/i);
       const policy = response.headers.get('content-security-policy')!;
+      // Kept by no shared cache (it may list the demo credentials), and never sniffed as another type.
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(policy).toContain("default-src 'none'");
       expect(policy).not.toContain('script-src');
       const html = await response.text();

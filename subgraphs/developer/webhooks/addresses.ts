@@ -70,7 +70,8 @@ export function checkEndpointUrl(value: string): string {
     throw refuse('invalid_url', 'url must be an absolute URL.');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLocal())) {
-    throw refuse('https_required', `url must be an https:// address${isLocal(url) ? LOCAL_HINT : ''}.`);
+    // The setting lets http:// through, nothing else: ws:, ftp: and the like hear no hint.
+    throw refuse('https_required', `url must be an https:// address${url.protocol === 'http:' && !allowLocal() && isLocal(url) ? LOCAL_HINT : ''}.`);
   }
   if (url.username || url.password) throw refuse('credentials_in_url', 'url must not carry a user name or password.');
   const blocked = blockedTarget(url);
