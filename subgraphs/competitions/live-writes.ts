@@ -7,7 +7,7 @@ import { notFound, validationFailed } from '../shared/errors.ts';
 import { validate } from '../shared/validation.ts';
 import { runEventWrite, type WriteResult } from './event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from './inputs.ts';
-import { stageFollowUps } from './stage-progress.ts';
+import { prefetchReportInputs, stageFollowUps } from './stage-progress.ts';
 import { stageSettingsView } from './stage-start.ts';
 import {
   DELETE_MATCHES_MAPS_SQL,
@@ -80,10 +80,14 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
     ...pre,
     request: { matchId, input },
     async plan(db, event) {
-      const match = await db.match.findUnique({
-        where: { id: matchId },
-        include: { maps: { orderBy: { position: 'asc' } }, stage: { select: { id: true, format: true, status: true, settings: true, seeding: true } } },
-      });
+      // A round robin or league report's standings inputs are read meanwhile (null for other matches).
+      const [match, prefetched] = await Promise.all([
+        db.match.findUnique({
+          where: { id: matchId },
+          include: { maps: { orderBy: { position: 'asc' } }, stage: { select: { id: true, format: true, status: true, settings: true, seeding: true } } },
+        }),
+        prefetchReportInputs(ctx, matchId),
+      ]);
       if (!match || match.eventId !== eventId) throw notFound('The match');
       // A completed event still takes corrections of its completed matches (a mistyped final score).
       if (!(event.state === 'completed' && match.status === 'completed' && (input.status ?? 'completed') === 'completed')) assertOpen(event);
@@ -168,7 +172,7 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
         : await stageFollowUps(ctx, event, { ...match.stage, bestOf: match.bestOf }, match.groupId, [
             { ...reported, isFreeWin: after.isFreeWin, opponents: after.opponents },
             ...moved.map((m) => ({ id: m.id, status: m.status, participantAId: m.participantA, participantBId: m.participantB, scoreA: m.scoreA, scoreB: m.scoreB, forfeit: m.forfeit, opponents: null, isFreeWin: m.isFreeWin })),
-          ], { ...reported, status: match.status, scoreA: match.scoreA, scoreB: match.scoreB, forfeit: match.forfeit as Side | null, isFreeWin: match.isFreeWin, opponents: ffaOpponents });
+          ], { ...reported, status: match.status, scoreA: match.scoreA, scoreB: match.scoreB, forfeit: match.forfeit as Side | null, isFreeWin: match.isFreeWin, opponents: ffaOpponents }, prefetched);
       return {
         resourceId: matchId,
         changed: true,

@@ -9,9 +9,9 @@ import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
-import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, type GroupKey } from './stage-standings.ts';
+import { addsUp, computeStageStandings, readsTheirMatches, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, theirMatches, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
-import { OPEN_STAGE_MATCHES_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow } from './statements.ts';
+import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
 
 /** A reported match as a full row of its group (what the standings count of it). */
 const row = (m: TouchedMatch, groupId: string | null): StandingsMatchRow => ({ isFreeWin: false, ...m, groupId });
@@ -26,6 +26,64 @@ export type StageOfReport = SwissStage;
 /** A match the report wrote, as it leaves it. */
 export type TouchedMatch = Pick<StandingsMatchRow, 'id' | 'status' | 'participantAId' | 'participantBId' | 'scoreA' | 'scoreB' | 'forfeit' | 'opponents'> & Partial<Pick<StandingsMatchRow, 'isFreeWin'>>;
 
+/** Whether a match other than the reported ones is still to be played, and what else completes with the stage. */
+type OpenMatches = { open: boolean; rounds: number; otherStages: number };
+
+/** What a round robin or league report's standings move by, read with the match (REPORT_INPUTS_SQL). */
+export interface ReportInputs extends OpenMatches {
+  stored: StoredStandingRow[];
+  theirMatches: StandingsMatchInput[];
+}
+
+type CompletedMatchTuple = [participantAId: string | null, participantBId: string | null, scoreA: number | null, scoreB: number | null, forfeit: string | null, isFreeWin: boolean];
+type StoredStandingTuple = [
+  id: string,
+  groupId: string | null,
+  participantId: string,
+  rank: number,
+  seed: number | null,
+  played: number,
+  wins: number,
+  draws: number,
+  losses: number,
+  points: number,
+  scoreFor: number,
+  scoreAgainst: number,
+  scoreDifference: number,
+  adjustmentPoints: number,
+  tiebreakers: string,
+  qualified: boolean,
+];
+const storedStanding = ([id, groupId, participantId, rank, seed, played, wins, draws, losses, points, scoreFor, scoreAgainst, scoreDifference, adjustmentPoints, tiebreakers, qualified]: StoredStandingTuple): StoredStandingRow => ({
+  id,
+  groupId,
+  participantId,
+  rank,
+  seed,
+  played,
+  wins,
+  draws,
+  losses,
+  points,
+  scoreFor,
+  scoreAgainst,
+  scoreDifference,
+  adjustmentPoints,
+  tiebreakers: JSON.parse(tiebreakers),
+  qualified,
+});
+
+/**
+ * REPORT_INPUTS_SQL, read beside the plan's read of the match so that a round robin or league report
+ * waits for one read, not two in turn; null for a match that is not a duel of such a running stage.
+ */
+export async function prefetchReportInputs(ctx: SubgraphContext, matchId: string): Promise<ReportInputs | null> {
+  const [inputs] = await ctx.sql<OpenMatches & { stored: StoredStandingTuple[]; theirMatches: CompletedMatchTuple[] }>(REPORT_INPUTS_SQL, [matchId]);
+  if (!inputs) return null;
+  const theirMatches = inputs.theirMatches.map(([participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin]) => ({ status: 'completed', participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin }));
+  return { open: inputs.open, rounds: inputs.rounds, otherStages: inputs.otherStages, stored: inputs.stored.map(storedStanding), theirMatches };
+}
+
 /**
  * What the report moves beyond its matches: the standings of the reported match's group (or stage),
  * the next swiss round, the stage's status and the event's state. `touched`: the reported match
@@ -38,6 +96,7 @@ export async function stageFollowUps(
   groupId: string | null,
   touched: TouchedMatch[],
   reported?: TouchedMatch,
+  prefetched?: ReportInputs | null,
 ): Promise<{ changes: Change[]; statements: SqlStatement[] }> {
   const changes: Change[] = [];
   const statements: SqlStatement[] = [];
@@ -53,16 +112,21 @@ export async function stageFollowUps(
   // A round robin or league report moves the stored rows by its one match's result
   // (stage-standings.ts); a completed stage's correction recounts, its qualification may move.
   const incremental = reported !== undefined && stage.status === 'running' && touched.length === 1 && !touched[0].opponents && addsUp(stage.format, settings);
-  // The stage's open matches are counted meanwhile: they decide whether it completes.
-  const [inputs, [open]] = await Promise.all([
-    readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !incremental }),
-    ctx.sql<{ open: boolean; rounds: number; otherStages: number }>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
-  ]);
+  // The stage's open matches are counted meanwhile: they decide whether it completes; and so are the
+  // reported participants' other matches when head to head ranks them. Read with the match when it could.
+  const [inputs, [open], their] =
+    incremental && prefetched
+      ? [{ stored: prefetched.stored, adjustments: storedAdjustments(prefetched.stored), matches: [] }, [prefetched], prefetched.theirMatches]
+      : await Promise.all([
+          readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !incremental }),
+          ctx.sql<OpenMatches>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
+          incremental && readsTheirMatches(settings) ? theirMatches(ctx, event.id, stage.id, group[0], touched[0]) : undefined,
+        ]);
   let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments, final });
   const fromStored = incremental
-    ? await standingsFromStored(ctx, event.id, stage, { settings, seeding, groupId: group[0], stored: inputs.stored, before: row(reported, groupId), after: row(touched[0], groupId), adjustments })
+    ? standingsFromStored(stage.format, { settings, seeding, groupId: group[0], stored: inputs.stored, before: row(reported, groupId), after: row(touched[0], groupId), adjustments, theirMatches: their })
     : null;
   // Stored rows that do not hold the whole group (or head to head ranking first): count the matches.
   const matches = overlay(fromStored ? [] : incremental ? (await readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing)).matches : inputs.matches);

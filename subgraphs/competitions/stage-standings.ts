@@ -11,7 +11,7 @@ import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import {
   DELETE_STANDINGS_SQL,
-  LEVEL_MATCHES_SQL,
+  PARTICIPANTS_MATCHES_SQL,
   STAGE_ADJUSTMENTS_SQL,
   STANDINGS_MATCHES_SQL,
   STORED_STANDINGS_SQL,
@@ -126,9 +126,11 @@ export function computeStageStandings(options: ComputeOptions): Map<GroupKey, St
   return result;
 }
 
-/** A computed row as stored. */
-function storedOf(row: StandingRow, adjustmentPoints: number): Omit<StoredStandingRow, 'id' | 'groupId'> {
+/** A computed row as stored (built whole: spreading a row into another costs more than the rest of the comparison). */
+function storedOf(row: StandingRow, adjustmentPoints: number, id: string, groupId: GroupKey): StoredStandingRow {
   return {
+    id,
+    groupId,
     participantId: row.participantId,
     rank: row.rank,
     seed: row.seed,
@@ -146,9 +148,29 @@ function storedOf(row: StandingRow, adjustmentPoints: number): Omit<StoredStandi
   };
 }
 
-const SAME_FIELDS = ['rank', 'seed', 'played', 'wins', 'draws', 'losses', 'points', 'scoreFor', 'scoreAgainst', 'scoreDifference', 'adjustmentPoints', 'qualified'] as const;
-function same(stored: StoredStandingRow, next: Omit<StoredStandingRow, 'id' | 'groupId'>): boolean {
-  return SAME_FIELDS.every((field) => stored[field] === next[field]) && JSON.stringify(stored.tiebreakers) === JSON.stringify(next.tiebreakers);
+/** Whether a stored row already holds what was computed (field by field: this runs for every row of a group). */
+function same(stored: StoredStandingRow, next: StoredStandingRow): boolean {
+  if (
+    stored.rank !== next.rank ||
+    stored.seed !== next.seed ||
+    stored.played !== next.played ||
+    stored.wins !== next.wins ||
+    stored.draws !== next.draws ||
+    stored.losses !== next.losses ||
+    stored.points !== next.points ||
+    stored.scoreFor !== next.scoreFor ||
+    stored.scoreAgainst !== next.scoreAgainst ||
+    stored.scoreDifference !== next.scoreDifference ||
+    stored.adjustmentPoints !== next.adjustmentPoints ||
+    stored.qualified !== next.qualified ||
+    stored.tiebreakers.length !== next.tiebreakers.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < next.tiebreakers.length; i++) {
+    if (stored.tiebreakers[i].name !== next.tiebreakers[i].name || stored.tiebreakers[i].value !== next.tiebreakers[i].value) return false;
+  }
+  return true;
 }
 
 /**
@@ -169,10 +191,10 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
     const before = storedOfGroup.get(groupId) ?? new Map<string, StoredStandingRow>();
     const moved: string[] = [];
     for (const row of rows) {
-      const next = storedOf(row, adjustments.get(row.participantId) ?? 0);
       const current = before.get(row.participantId);
+      const next = storedOf(row, adjustments.get(row.participantId) ?? 0, current?.id ?? newId('std'), groupId);
       if (current && same(current, next)) continue;
-      upserts.push({ ...next, id: current?.id ?? newId('std'), groupId });
+      upserts.push(next);
       moved.push(row.participantId);
     }
     const kept = new Set(rows.map((row) => row.participantId));
@@ -183,31 +205,7 @@ export function standingsWrites(eventId: string, stageId: string, computed: Map<
   }
   const statements: SqlStatement[] = [];
   if (deleted.length) statements.push({ text: DELETE_STANDINGS_SQL, values: [deleted] });
-  if (upserts.length) {
-    const column = <K extends keyof StoredStandingRow>(key: K) => upserts.map((row) => row[key]);
-    statements.push({
-      text: UPSERT_STANDINGS_SQL,
-      values: [
-        eventId,
-        stageId,
-        column('id'),
-        column('groupId'),
-        column('participantId'),
-        column('rank'),
-        column('seed'),
-        column('played'),
-        column('wins'),
-        column('draws'),
-        column('losses'),
-        column('points'),
-        column('scoreFor'),
-        column('scoreAgainst'),
-        column('adjustmentPoints'),
-        upserts.map((row) => JSON.stringify(row.tiebreakers)),
-        column('qualified'),
-      ],
-    });
-  }
+  if (upserts.length) statements.push({ text: UPSERT_STANDINGS_SQL, values: [eventId, stageId, JSON.stringify(upserts)] });
   return { statements, changes };
 }
 
@@ -236,9 +234,12 @@ export async function readStandingsInputs(
     started ? null : ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
-  const adjustments = adjustmentRows ? adjustmentRows.map((row) => [row.participantId, row.points] as const) : stored.filter((row) => row.adjustmentPoints).map((row) => [row.participantId, row.adjustmentPoints] as const);
-  return { matches, adjustments: new Map(adjustments), stored };
+  const adjustments = adjustmentRows ? new Map(adjustmentRows.map((row) => [row.participantId, row.points] as const)) : storedAdjustments(stored);
+  return { matches, adjustments, stored };
 }
+
+/** Each participant's adjustment points as its stored standing carries them. */
+export const storedAdjustments = (stored: readonly StoredStandingRow[]) => new Map(stored.filter((row) => row.adjustmentPoints).map((row) => [row.participantId, row.adjustmentPoints] as const));
 
 /**
  * Every group's standings of a started stage recomputed from what is stored, with an adjustment
@@ -274,11 +275,21 @@ export async function recomputedStandings(
 // ── a report's standings from the stored rows ────────────────────────────────
 /**
  * Round robin and league standings (without buchholz) add up match by match: the stored rows already
- * hold every participant's record, so a report only moves its two participants' records by what its
- * result changed, and reads just the matches between participants still level when head_to_head
- * comes. A report in a 64-team league then reads 64 stored rows, not 2,016 matches.
+ * hold every participant's record and head-to-head value, so a report only moves its two
+ * participants' records by what its result changed, and their head-to-head values and those of the
+ * runs they left or joined by their matches. A report in a 64-team league then reads 64 stored rows
+ * and the two participants' matches, not 2,016 matches.
  */
 export const addsUp = (format: string, settings: ResolvedStageSettings) => (format === 'round_robin' || format === 'league') && !(settings.tiebreakers ?? []).includes('buchholz');
+
+/** Whether a report's standings from the stored rows need its participants' other matches (head_to_head, not first). */
+export const readsTheirMatches = (settings: ResolvedStageSettings) => (settings.tiebreakers ?? []).indexOf('head_to_head') > 0;
+
+/** The completed matches the participants of a reported match played in its group, the reported one left out (readsTheirMatches). */
+export function theirMatches(ctx: SubgraphContext, eventId: string, stageId: string, groupId: GroupKey, reported: Pick<StandingsMatchRow, 'id' | 'participantAId' | 'participantBId'>) {
+  const participants = [reported.participantAId, reported.participantBId].filter((id) => id !== null);
+  return ctx.sql<StandingsMatchInput>(PARTICIPANTS_MATCHES_SQL, [eventId, stageId, groupId === null ? null : [groupId], participants, reported.id]);
+}
 
 const ZERO: MatchTotals = { played: 0, wins: 0, draws: 0, losses: 0, scoreFor: 0, scoreAgainst: 0 };
 const RECORD_FIELDS = Object.keys(ZERO) as (keyof MatchTotals)[];
@@ -291,75 +302,149 @@ function recordsOf(format: string, settings: ResolvedStageSettings, row: Standin
   return computeStandings({ format: format as StageFormat, settings: { ...settings, tiebreakers: ['seed'], qualifiers: null }, participants, matches: [match] });
 }
 
+export interface FromStoredOptions {
+  settings: ResolvedStageSettings;
+  seeding: StageSeeding;
+  groupId: GroupKey;
+  stored: readonly StoredStandingRow[];
+  /** The reported match before and after the report. */
+  before: StandingsMatchRow;
+  after: StandingsMatchRow;
+  adjustments: ReadonlyMap<string, number>;
+  /** With head_to_head after the first tiebreaker: theirMatches(), as the report found them. */
+  theirMatches?: readonly StandingsMatchInput[];
+}
+
 /**
  * One group's standings after a report of one match (`before` → `after`) from its stored rows, or
- * null when they do not hold every participant of the group (the caller counts from the matches).
+ * null when they do not hold every participant of the group (or a head-to-head value), or head to
+ * head ranks first: the caller counts from the matches.
  */
-export async function standingsFromStored(
-  ctx: SubgraphContext,
-  eventId: string,
-  stage: { id: string; format: string },
-  options: { settings: ResolvedStageSettings; seeding: StageSeeding; groupId: GroupKey; stored: readonly StoredStandingRow[]; before: StandingsMatchRow; after: StandingsMatchRow; adjustments: ReadonlyMap<string, number> },
-): Promise<StandingRow[] | null> {
+export function standingsFromStored(format: string, options: FromStoredOptions): StandingRow[] | null {
   const { settings, seeding, groupId, adjustments } = options;
   const members = standingsGroups(seeding).get(groupId) ?? [];
   const stored = new Map(options.stored.filter((row) => row.groupId === groupId).map((row) => [row.participantId, row]));
   if (stored.size !== members.length || !members.every((id) => stored.has(id))) return null;
   const seedOf = new Map(seeding.participantIds.map((id, index) => [id, index + 1]));
-  const totals = new Map(members.map((id) => [id, Object.fromEntries(RECORD_FIELDS.map((field) => [field, stored.get(id)![field]])) as unknown as MatchTotals]));
+  const recordOf = (id: string): MatchTotals => {
+    const { played, wins, draws, losses, scoreFor, scoreAgainst } = stored.get(id)!;
+    return { played, wins, draws, losses, scoreFor, scoreAgainst };
+  };
+  const previous = new Map(members.map((id) => [id, recordOf(id)]));
+  const totals = new Map(members.map((id) => [id, recordOf(id)]));
+  const moved = new Set<string>();
   for (const [rows, sign] of [
-    [recordsOf(stage.format, settings, options.before), -1],
-    [recordsOf(stage.format, settings, options.after), 1],
+    [recordsOf(format, settings, options.before), -1],
+    [recordsOf(format, settings, options.after), 1],
   ] as const) {
     for (const row of rows) {
       const record = totals.get(row.participantId);
       if (!record) return null;
       for (const field of RECORD_FIELDS) record[field] += sign * row[field];
+      moved.add(row.participantId);
     }
   }
-  // Head to head reads the matches between participants level on every tiebreaker before it.
   const tiebreakers = settings.tiebreakers ?? [];
-  const headToHead = tiebreakers.indexOf('head_to_head');
-  let level: StandingsMatch[] = [];
-  if (headToHead > 0) {
-    const table = settings.points ?? DEFAULT_POINTS;
-    const keyOf = (id: string) => {
-      const t = totals.get(id)!;
-      const value: Record<Exclude<Tiebreaker, 'head_to_head' | 'buchholz'>, number> = {
-        points: t.wins * table.win + t.draws * table.draw + t.losses * table.loss + (adjustments.get(id) ?? 0),
-        score_difference: t.scoreFor - t.scoreAgainst,
-        score_for: t.scoreFor,
-        wins: t.wins,
-        seed: seedOf.get(id)!,
-      };
-      return tiebreakers
-        .slice(0, headToHead)
-        .map((name) => value[name as keyof typeof value])
-        .join(' ');
-    };
-    const sets = new Map<string, string[]>();
-    for (const id of members) {
-      const key = keyOf(id);
-      (sets.get(key) ?? sets.set(key, []).get(key)!).push(id);
-    }
-    const setOf = new Map<string, number>();
-    [...sets.values()].filter((ids) => ids.length > 1).forEach((ids, index) => ids.forEach((id) => setOf.set(id, index)));
-    if (setOf.size) {
-      const rows = await ctx.sql<StandingsMatchInput>(LEVEL_MATCHES_SQL, [eventId, stage.id, groupId === null ? null : [groupId], JSON.stringify(Object.fromEntries(setOf)), [options.after.id]]);
-      const { participantAId: a, participantBId: b } = options.after;
-      const own = a !== null && b !== null && setOf.has(a) && setOf.get(a) === setOf.get(b) ? [options.after] : [];
-      level = [...rows, ...own].map(standingsMatch).filter((match) => match !== null);
-    }
-  } else if (headToHead === 0) {
-    // Ranked by head to head first: every match counts.
-    return null;
+  const position = tiebreakers.indexOf('head_to_head');
+  // Ranked by head to head first: every match counts.
+  if (position === 0) return null;
+  let headToHead: Map<string, number> | undefined;
+  if (position > 0) {
+    headToHead = headToHeadAfter(options, { members, stored, seedOf, previous, totals, moved, levelBy: tiebreakers.slice(0, position) });
+    if (!headToHead) return null;
   }
   return computeStandings({
-    format: stage.format as StageFormat,
+    format: format as StageFormat,
     settings: { ...settings, qualifiers: null },
     participants: members.map((participantId) => ({ participantId, seed: seedOf.get(participantId)! })),
-    matches: level,
+    matches: [],
     totals,
+    headToHead,
     adjustments: members.filter((id) => adjustments.has(id)).map((participantId) => ({ participantId, points: adjustments.get(participantId)! })),
   });
+}
+
+/**
+ * Every member's head-to-head value after the report (the points it earned in the matches between
+ * members of its run: those level with it on every tiebreaker before head_to_head), from the stored
+ * values: a participant the report did not move gains its points against the moved participants
+ * that joined its run and loses those against the ones that left it; a moved participant counts its
+ * matches against its new run. Undefined when a stored row has no head-to-head value.
+ */
+function headToHeadAfter(
+  options: FromStoredOptions,
+  input: {
+    members: readonly string[];
+    stored: ReadonlyMap<string, StoredStandingRow>;
+    seedOf: ReadonlyMap<string, number>;
+    /** Each member's record before the report and after it. */
+    previous: ReadonlyMap<string, MatchTotals>;
+    totals: ReadonlyMap<string, MatchTotals>;
+    /** The participants whose record the report moved. */
+    moved: ReadonlySet<string>;
+    /** The tiebreakers before head_to_head: equal values on all of them make a run. */
+    levelBy: readonly Tiebreaker[];
+  },
+): Map<string, number> | undefined {
+  const { members, stored, seedOf, moved } = input;
+  const { adjustments } = options;
+  const table = options.settings.points ?? DEFAULT_POINTS;
+  const valueOf = (name: Tiebreaker, id: string, t: MatchTotals) => {
+    switch (name) {
+      case 'points':
+        return t.wins * table.win + t.draws * table.draw + t.losses * table.loss + (adjustments.get(id) ?? 0);
+      case 'score_difference':
+        return t.scoreFor - t.scoreAgainst;
+      case 'score_for':
+        return t.scoreFor;
+      case 'wins':
+        return t.wins;
+      case 'seed':
+        return seedOf.get(id)!;
+      default:
+        throw new TypeError(`${name} does not add up match by match.`);
+    }
+  };
+  // The values of the tiebreakers before head_to_head, as one key: equal keys make a run.
+  const keyOf = (id: string, records: ReadonlyMap<string, MatchTotals>) => {
+    const t = records.get(id)!;
+    let key = '';
+    for (const name of input.levelBy) key += `${valueOf(name, id, t)} `;
+    return key;
+  };
+  // Points each participant earned against each moved participant (and a moved one against anyone).
+  const earned = new Map<string, Map<string, number>>();
+  const add = (own: string, other: string, points: number) => {
+    const row = earned.get(own) ?? earned.set(own, new Map()).get(own)!;
+    row.set(other, (row.get(other) ?? 0) + points);
+  };
+  for (const row of [...(options.theirMatches ?? []), options.after]) {
+    const match = standingsMatch(row);
+    if (!match || match.kind === 'ffa' || match.participantA === null || match.participantB === null) continue;
+    for (const [own, other] of [[match.participantA, match.participantB], [match.participantB, match.participantA]]) {
+      add(own, other, match.winner === own ? table.win : match.winner === null && match.isDraw ? table.draw : table.loss);
+    }
+  }
+  const against = (own: string, other: string) => earned.get(own)?.get(other) ?? 0;
+  const keyBefore = new Map(members.map((id) => [id, keyOf(id, input.previous)]));
+  const keyAfter = new Map(members.map((id) => [id, keyOf(id, input.totals)]));
+  const runAfter = new Map<string, string[]>();
+  for (const id of members) (runAfter.get(keyAfter.get(id)!) ?? runAfter.set(keyAfter.get(id)!, []).get(keyAfter.get(id)!)!).push(id);
+  const values = new Map<string, number>();
+  for (const id of members) {
+    const run = runAfter.get(keyAfter.get(id)!)!;
+    if (moved.has(id)) {
+      values.set(id, run.length > 1 ? run.reduce((sum, other) => (other === id ? sum : sum + against(id, other)), 0) : 0);
+      continue;
+    }
+    const storedValue = stored.get(id)!.tiebreakers.find((entry) => entry.name === 'head_to_head')?.value;
+    if (storedValue === undefined) return undefined;
+    let value = storedValue;
+    for (const other of moved) {
+      if (keyBefore.get(other) === keyBefore.get(id)) value -= against(id, other);
+      if (keyAfter.get(other) === keyAfter.get(id)) value += against(id, other);
+    }
+    values.set(id, value);
+  }
+  return values;
 }

@@ -537,15 +537,18 @@ export const INSERT_PARTICIPANT_SQL = [
 export const ANSWER_INVITATION_SQL = `UPDATE "Invitation" SET status = $2 WHERE id = $1 AND status = 'pending'`;
 
 /**
- * Stage $1 beside a report of matches $2: whether a match other than those is still to be played, the
- * rounds of its group with the fewest so far (swiss pairs them one at a time), and the other stages
- * of its event not completed.
+ * The stage `stage` (an SQL expression) beside a report of matches `reported` (an SQL text[]):
+ * whether a match other than those is still to be played, the rounds of its group with the fewest so
+ * far (swiss pairs them one at a time), and the other stages of its event not completed.
  */
-export const OPEN_STAGE_MATCHES_SQL = `
-  SELECT EXISTS (SELECT 1 FROM "Match" WHERE "stageId" = $1 AND status IN ('scheduled', 'live') AND NOT (id = ANY($2::text[]))) AS open,
-         (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "eventId" = s."eventId" AND "stageId" = $1 GROUP BY "groupId") g) AS rounds,
-         (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> $1 AND o.status <> 'completed') AS "otherStages"
-  FROM "Stage" s WHERE s.id = $1`;
+const openStageMatches = (stage: string, reported: string) => `
+  SELECT EXISTS (SELECT 1 FROM "Match" WHERE "stageId" = ${stage} AND status IN ('scheduled', 'live') AND NOT (id = ANY(${reported}))) AS open,
+         (SELECT COALESCE(min(n), 0)::int FROM (SELECT count(*) AS n FROM "Round" WHERE "eventId" = s."eventId" AND "stageId" = ${stage} GROUP BY "groupId") g) AS rounds,
+         (SELECT count(*)::int FROM "Stage" o WHERE o."eventId" = s."eventId" AND o.id <> ${stage} AND o.status <> 'completed') AS "otherStages"
+  FROM "Stage" s WHERE s.id = ${stage}`;
+
+/** openStageMatches of stage $1 beside a report of matches $2. */
+export const OPEN_STAGE_MATCHES_SQL = openStageMatches('$1', '$2::text[]');
 
 /** Stage $1 completes ($2 completed) or is reopened by a correction ($2 running). */
 export const SET_STAGE_STATUS_SQL = `UPDATE "Stage" SET status = $2 WHERE id = $1 AND status <> 'pending'`;
@@ -596,16 +599,15 @@ export const STANDINGS_MATCHES_SQL = {
 };
 
 /**
- * The completed matches of stage $2 (event $1) in groups $3 (null: all) between two participants of
- * the same set ($4: a JSON object of participant id → set), matches $5 left out: what head_to_head
- * reads. The sets are looked up in the JSON per row rather than joined: a prepared statement's generic
- * plan cannot know how many participants there are, and planned a join for 10 as nested loops.
+ * The completed matches of stage $2 (event $1) in groups $3 (null: all) that participants $4 played,
+ * match $5 left out: what head_to_head reads of the participants a report moved (stage-standings.ts).
+ * Both participant columns are indexed: a bitmap of the two, however many matches the stage has.
  */
-export const LEVEL_MATCHES_SQL = `
+export const PARTICIPANTS_MATCHES_SQL = `
   SELECT m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin"
   FROM "Match" m
-  WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed'
-    AND NOT (m.id = ANY($5::text[])) AND ($4::jsonb ->> m."participantAId") = ($4::jsonb ->> m."participantBId")`;
+  WHERE ("participantAId" = ANY($4::text[]) OR "participantBId" = ANY($4::text[]))
+    AND m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed' AND m.id <> $5`;
 
 /** A standing as stored. */
 export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
@@ -623,19 +625,44 @@ export const STORED_STANDINGS_SQL = `
          "adjustmentPoints", tiebreakers, qualified
   FROM "Standing" WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[]))`;
 
+/**
+ * What the report of match $1 moves its standings by, read beside the plan's read of the match
+ * (stage-progress.ts, prefetchReportInputs): when it is a generated duel of a running round robin or
+ * league, the stage's stored standings, openStageMatches beside it, and the completed matches its
+ * participants played in the stage; no row otherwise. Rows come as JSON arrays of values, the
+ * tiebreakers as text: PostgreSQL writes those several times faster than objects and nested jsonb,
+ * and this read is most of what a report adds to a plain one (stage-progress.ts).
+ */
+export const REPORT_INPUTS_SQL = `
+  WITH r AS (
+    SELECT m.id, m."eventId", m."stageId", m."participantAId" AS a, m."participantBId" AS b
+    FROM "Match" m JOIN "Stage" s ON s.id = m."stageId"
+    WHERE m.id = $1 AND m.position IS NOT NULL AND m.opponents IS NULL AND s.status = 'running' AND s.format IN ('round_robin', 'league'))
+  SELECT
+    (SELECT COALESCE(json_agg(json_build_array(id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst",
+              "scoreDifference", "adjustmentPoints", tiebreakers::text, qualified)), '[]')
+     FROM "Standing" WHERE "eventId" = r."eventId" AND "stageId" = r."stageId") AS stored,
+    (SELECT COALESCE(json_agg(json_build_array("participantAId", "participantBId", "scoreA", "scoreB", forfeit, "isFreeWin")), '[]')
+     FROM "Match" WHERE ("participantAId" IN (r.a, r.b) OR "participantBId" IN (r.a, r.b)) AND "stageId" = r."stageId" AND status = 'completed' AND id <> r.id) AS "theirMatches",
+    o.open, o.rounds, o."otherStages"
+  FROM r, LATERAL (${openStageMatches('r."stageId"', 'ARRAY[r.id]')}) o`;
+
 /** Each participant's adjustment points in stage $2 of event $1. */
 export const STAGE_ADJUSTMENTS_SQL = `
   SELECT "participantId", SUM(points)::int AS points FROM "StandingAdjustment" WHERE "eventId" = $1 AND "stageId" = $2 GROUP BY "participantId"`;
 
-/** Standings of stage $2 (event $1) written in one statement: rows with a stored id are updated, new ids inserted. */
+/**
+ * Standings of stage $2 (event $1) written in one statement: rows with a stored id are updated, new
+ * ids inserted. The rows come as one JSON array ($3, StoredStandingRow objects): serialised natively
+ * rather than as fifteen array parameters escaped element by element.
+ */
 export const UPSERT_STANDINGS_SQL = `
   INSERT INTO "Standing" (id, "eventId", "stageId", "groupId", "participantId", rank, seed, played, wins, draws, losses, points,
     "scoreFor", "scoreAgainst", "scoreDifference", "adjustmentPoints", tiebreakers, qualified)
   SELECT u.id, $1, $2, u."groupId", u."participantId", u.rank, u.seed, u.played, u.wins, u.draws, u.losses, u.points,
-    u."scoreFor", u."scoreAgainst", u."scoreFor" - u."scoreAgainst", u."adjustmentPoints", u.tiebreakers::jsonb, u.qualified
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[],
-              $13::int[], $14::int[], $15::int[], $16::text[], $17::boolean[])
-       AS u(id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst", "adjustmentPoints", tiebreakers, qualified)
+    u."scoreFor", u."scoreAgainst", u."scoreFor" - u."scoreAgainst", u."adjustmentPoints", u.tiebreakers, u.qualified
+  FROM json_to_recordset($3::json) AS u(id text, "groupId" text, "participantId" text, rank int, seed int, played int, wins int, draws int, losses int,
+    points int, "scoreFor" int, "scoreAgainst" int, "adjustmentPoints" int, tiebreakers jsonb, qualified boolean)
   ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, seed = excluded.seed, played = excluded.played, wins = excluded.wins, draws = excluded.draws,
     losses = excluded.losses, points = excluded.points, "scoreFor" = excluded."scoreFor", "scoreAgainst" = excluded."scoreAgainst",
     "scoreDifference" = excluded."scoreDifference", "adjustmentPoints" = excluded."adjustmentPoints", tiebreakers = excluded.tiebreakers, qualified = excluded.qualified`;

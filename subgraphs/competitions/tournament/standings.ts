@@ -78,6 +78,11 @@ export interface ComputeStandingsInput {
    * duel formats without buchholz only. Absent participants have played nothing.
    */
   totals?: ReadonlyMap<string, MatchTotals>;
+  /**
+   * Head-to-head values counted beforehand, with `totals`: a participant listed keeps its value, and
+   * `matches` need not cover its run (a run a report left as it was keeps its mini-table).
+   */
+  headToHead?: ReadonlyMap<string, number>;
 }
 
 export interface StandingRow {
@@ -183,7 +188,7 @@ export function computeStandings(input: ComputeStandingsInput): StandingRow[] {
   for (const adjustment of input.adjustments ?? []) totals[at(adjustment.participantId)!].row.points += adjustment.points;
   for (const { row } of totals) row.scoreDifference = row.scoreFor - row.scoreAgainst;
 
-  const ordered = elimination ? rankElimination(format, totals, matches, at) : rankByTiebreakers(settings.tiebreakers ?? ['points', 'seed'], totals, matches, at, table);
+  const ordered = elimination ? rankElimination(format, totals, matches, at) : rankByTiebreakers(settings.tiebreakers ?? ['points', 'seed'], totals, matches, at, table, input.headToHead);
   const qualifiers = settings.qualifiers ?? 0;
   return ordered.map((row, position) => ({ ...row, qualified: position < qualifiers }));
 }
@@ -204,7 +209,7 @@ function countFfa(match: StandingsFfaMatch, totals: Totals[], at: Lookup, points
 /** A participant's index, null for nobody; throws for someone who is not a participant. */
 type Lookup = (id: string | null) => number | null;
 
-function rankByTiebreakers(tiebreakers: readonly Tiebreaker[], totals: Totals[], matches: readonly StandingsMatch[], at: Lookup, table: PointsTable): StandingRow[] {
+function rankByTiebreakers(tiebreakers: readonly Tiebreaker[], totals: Totals[], matches: readonly StandingsMatch[], at: Lookup, table: PointsTable, known?: ReadonlyMap<string, number>): StandingRow[] {
   const n = totals.length;
   // Buchholz: the opponents' points (adjustments included), summed over every match played; a
   // free-for-all match counts each other participant of the match as an opponent.
@@ -228,7 +233,10 @@ function rankByTiebreakers(tiebreakers: readonly Tiebreaker[], totals: Totals[],
   let ties: [number, number][] = n > 1 ? [[0, n]] : [];
   const value = new Float64Array(n);
   for (const tiebreaker of tiebreakers) {
-    if (tiebreaker === 'head_to_head') headToHead(order, ties, totals, matches, at, table, value);
+    if (tiebreaker === 'head_to_head') {
+      headToHead(order, ties, totals, matches, at, table, value);
+      for (const [participantId, counted] of known ?? []) value[at(participantId)!] = counted;
+    }
     else for (let i = 0; i < n; i++) value[i] = plainValue(tiebreaker, totals[i]);
     for (let i = 0; i < n; i++) totals[i].row.tiebreakers[tiebreaker] = value[i];
     // The seed ranks the lower number first; every other tiebreaker the higher value.
