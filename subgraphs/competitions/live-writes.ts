@@ -86,7 +86,7 @@ export function reportMatch(ctx: SubgraphContext, eventId: string, matchId: stri
           where: { id: matchId },
           include: { maps: { orderBy: { position: 'asc' } }, stage: { select: { id: true, format: true, status: true, settings: true, seeding: true } } },
         }),
-        prefetchReportInputs(ctx, matchId),
+        prefetchReportInputs(ctx, eventId, matchId),
       ]);
       if (!match || match.eventId !== eventId) throw notFound('The match');
       // A completed event still takes corrections of its completed matches (a mistyped final score).

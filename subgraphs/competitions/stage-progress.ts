@@ -77,8 +77,8 @@ const storedStanding = ([id, groupId, participantId, rank, seed, played, wins, d
  * REPORT_INPUTS_SQL, read beside the plan's read of the match so that a round robin or league report
  * waits for one read, not two in turn; null for a match that is not a duel of such a running stage.
  */
-export async function prefetchReportInputs(ctx: SubgraphContext, matchId: string): Promise<ReportInputs | null> {
-  const [inputs] = await ctx.sql<OpenMatches & { stored: StoredStandingTuple[]; theirMatches: CompletedMatchTuple[] }>(REPORT_INPUTS_SQL, [matchId]);
+export async function prefetchReportInputs(ctx: SubgraphContext, eventId: string, matchId: string): Promise<ReportInputs | null> {
+  const [inputs] = await ctx.sql<OpenMatches & { stored: StoredStandingTuple[]; theirMatches: CompletedMatchTuple[] }>(REPORT_INPUTS_SQL, [matchId, eventId]);
   if (!inputs) return null;
   const theirMatches = inputs.theirMatches.map(([participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin]) => ({ status: 'completed', participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin }));
   return { open: inputs.open, rounds: inputs.rounds, otherStages: inputs.otherStages, stored: inputs.stored.map(storedStanding), theirMatches };

@@ -626,9 +626,10 @@ export const STORED_STANDINGS_SQL = `
   FROM "Standing" WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[]))`;
 
 /**
- * What the report of match $1 moves its standings by, read beside the plan's read of the match
- * (stage-progress.ts, prefetchReportInputs): when it is a generated duel of a running round robin or
- * league, the stage's stored standings, openStageMatches beside it, and the completed matches its
+ * What the report of match $1 of event $2 moves its standings by, read beside the plan's read of the
+ * match (stage-progress.ts, prefetchReportInputs) and so before the match is known to be the event's:
+ * nothing of another event is read. When it is a generated duel of a running round robin or league:
+ * the stage's stored standings, openStageMatches beside it, and the completed matches its
  * participants played in the stage; no row otherwise. Rows come as JSON arrays of values, the
  * tiebreakers as text: PostgreSQL writes those several times faster than objects and nested jsonb,
  * and this read is most of what a report adds to a plain one (stage-progress.ts).
@@ -637,7 +638,7 @@ export const REPORT_INPUTS_SQL = `
   WITH r AS (
     SELECT m.id, m."eventId", m."stageId", m."participantAId" AS a, m."participantBId" AS b
     FROM "Match" m JOIN "Stage" s ON s.id = m."stageId"
-    WHERE m.id = $1 AND m.position IS NOT NULL AND m.opponents IS NULL AND s.status = 'running' AND s.format IN ('round_robin', 'league'))
+    WHERE m.id = $1 AND m."eventId" = $2 AND m.position IS NOT NULL AND m.opponents IS NULL AND s.status = 'running' AND s.format IN ('round_robin', 'league'))
   SELECT
     (SELECT COALESCE(json_agg(json_build_array(id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst",
               "scoreDifference", "adjustmentPoints", tiebreakers::text, qualified)), '[]')
