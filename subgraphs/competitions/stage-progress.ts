@@ -9,7 +9,7 @@ import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../shared/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
-import { addsUp, computeStageStandings, readsTheirMatches, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, theirMatches, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';
+import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
 import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
 
@@ -109,24 +109,23 @@ export async function stageFollowUps(
   const group: GroupKey[] = [grouped ? groupId : null];
   // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
   const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
-  // A round robin or league report moves the stored rows by its one match's result
-  // (stage-standings.ts); a completed stage's correction recounts, its qualification may move.
-  const incremental = reported !== undefined && stage.status === 'running' && touched.length === 1 && !touched[0].opponents && addsUp(stage.format, settings);
-  // The stage's open matches are counted meanwhile: they decide whether it completes; and so are the
-  // reported participants' other matches when head to head ranks them. Read with the match when it could.
-  const [inputs, [open], their] =
-    incremental && prefetched
-      ? [{ stored: prefetched.stored, adjustments: storedAdjustments(prefetched.stored), matches: [] }, [prefetched], prefetched.theirMatches]
-      : await Promise.all([
-          readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing, { matches: !incremental }),
-          ctx.sql<OpenMatches>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
-          incremental && readsTheirMatches(settings) ? theirMatches(ctx, event.id, stage.id, group[0], touched[0]) : undefined,
-        ]);
+  // A round robin or league report moves the stored rows by its one match's result, from what was
+  // read with the match (stage-standings.ts); a completed stage's correction recounts, its
+  // qualification may move; without those inputs (the stage changed between the two reads) the
+  // report counts from the matches.
+  const incremental = prefetched != null && reported !== undefined && stage.status === 'running' && touched.length === 1 && !touched[0].opponents && addsUp(stage.format, settings);
+  // The stage's open matches are counted meanwhile: they decide whether it completes.
+  const [inputs, [open]] = incremental
+    ? [{ stored: prefetched.stored, adjustments: storedAdjustments(prefetched.stored), matches: [] }, [prefetched]]
+    : await Promise.all([
+        readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing),
+        ctx.sql<OpenMatches>(OPEN_STAGE_MATCHES_SQL, [stage.id, touched.map((m) => m.id)]),
+      ]);
   let adjustments = inputs.adjustments;
   const compute = (final: boolean, rows: StandingsMatchRow[], groups?: GroupKey[]) =>
     computeStageStandings({ format: stage.format, settings, seeding, groups, matches: rows, adjustments, final });
   const fromStored = incremental
-    ? standingsFromStored(stage.format, { settings, seeding, groupId: group[0], stored: inputs.stored, before: row(reported, groupId), after: row(touched[0], groupId), adjustments, theirMatches: their })
+    ? standingsFromStored(stage.format, { settings, seeding, groupId: group[0], stored: inputs.stored, before: row(reported, groupId), after: row(touched[0], groupId), adjustments, theirMatches: prefetched.theirMatches })
     : null;
   // Stored rows that do not hold the whole group (or head to head ranking first): count the matches.
   const matches = overlay(fromStored ? [] : incremental ? (await readStandingsInputs(ctx, event.id, stage, grouped ? group : null, changing)).matches : inputs.matches);

@@ -11,7 +11,6 @@ import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import {
   DELETE_STANDINGS_SQL,
-  PARTICIPANTS_MATCHES_SQL,
   STAGE_ADJUSTMENTS_SQL,
   STANDINGS_MATCHES_SQL,
   STORED_STANDINGS_SQL,
@@ -220,7 +219,6 @@ export async function readStandingsInputs(
   stage: { id: string; format: string; status: string },
   groups: readonly GroupKey[] | null,
   changing?: readonly string[],
-  options: { matches?: boolean } = {},
 ) {
   const stageId = stage.id;
   // A stage without groups keeps its matches under the group null: read them all.
@@ -230,7 +228,7 @@ export async function readStandingsInputs(
   // them): only a start reads the adjustments themselves.
   const started = stage.status !== 'pending';
   const [matches, adjustmentRows, stored] = await Promise.all([
-    options.matches === false ? [] : ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
+    ctx.sql<StandingsMatchRow>(text, [eventId, stageId, groupFilter, changing !== undefined, changing ?? []]),
     started ? null : ctx.sql<{ participantId: string; points: number }>(STAGE_ADJUSTMENTS_SQL, [eventId, stageId]),
     ctx.sql<StoredStandingRow>(STORED_STANDINGS_SQL, [eventId, stageId, groupFilter]),
   ]);
@@ -282,15 +280,6 @@ export async function recomputedStandings(
  */
 export const addsUp = (format: string, settings: ResolvedStageSettings) => (format === 'round_robin' || format === 'league') && !(settings.tiebreakers ?? []).includes('buchholz');
 
-/** Whether a report's standings from the stored rows need its participants' other matches (head_to_head, not first). */
-export const readsTheirMatches = (settings: ResolvedStageSettings) => (settings.tiebreakers ?? []).indexOf('head_to_head') > 0;
-
-/** The completed matches the participants of a reported match played in its group, the reported one left out (readsTheirMatches). */
-export function theirMatches(ctx: SubgraphContext, eventId: string, stageId: string, groupId: GroupKey, reported: Pick<StandingsMatchRow, 'id' | 'participantAId' | 'participantBId'>) {
-  const participants = [reported.participantAId, reported.participantBId].filter((id) => id !== null);
-  return ctx.sql<StandingsMatchInput>(PARTICIPANTS_MATCHES_SQL, [eventId, stageId, groupId === null ? null : [groupId], participants, reported.id]);
-}
-
 const ZERO: MatchTotals = { played: 0, wins: 0, draws: 0, losses: 0, scoreFor: 0, scoreAgainst: 0 };
 const RECORD_FIELDS = Object.keys(ZERO) as (keyof MatchTotals)[];
 
@@ -311,7 +300,7 @@ export interface FromStoredOptions {
   before: StandingsMatchRow;
   after: StandingsMatchRow;
   adjustments: ReadonlyMap<string, number>;
-  /** With head_to_head after the first tiebreaker: theirMatches(), as the report found them. */
+  /** With head_to_head after the first tiebreaker: the completed matches the reported match's participants played, it left out (REPORT_INPUTS_SQL). */
   theirMatches?: readonly StandingsMatchInput[];
 }
 

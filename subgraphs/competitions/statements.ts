@@ -598,17 +598,6 @@ export const STANDINGS_MATCHES_SQL = {
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
 };
 
-/**
- * The completed matches of stage $2 (event $1) in groups $3 (null: all) that participants $4 played,
- * match $5 left out: what head_to_head reads of the participants a report moved (stage-standings.ts).
- * Both participant columns are indexed: a bitmap of the two, however many matches the stage has.
- */
-export const PARTICIPANTS_MATCHES_SQL = `
-  SELECT m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin"
-  FROM "Match" m
-  WHERE ("participantAId" = ANY($4::text[]) OR "participantBId" = ANY($4::text[]))
-    AND m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[])) AND m.status = 'completed' AND m.id <> $5`;
-
 /** A standing as stored. */
 export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
   id: string;
