@@ -2,7 +2,7 @@
 // instead of counting every match again: property test that, over any run of reports, draws,
 // forfeits, corrections and results taken back included, with any points table, adjustments and
 // tiebreaker order, the table it leaves is the one computeStageStandings counts from all the matches.
-// The reported participants' other matches (PARTICIPANTS_MATCHES_SQL, what head_to_head reads) are
+// The reported participants' other matches (what REPORT_INPUTS_SQL reads for head_to_head) are
 // selected here as PostgreSQL selects them; test/e2e/standings.test.ts checks the same against the
 // real statement after every report.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { computeStageStandings, standingsFromStored } from '../subgraphs/competi
 import type { StandingsMatchRow, StoredStandingRow } from '../subgraphs/competitions/statements.ts';
 import type { ResolvedStageSettings, StandingRow, Tiebreaker } from '../subgraphs/competitions/tournament/index.ts';
 
-/** The completed matches the reported match's participants played, the reported one left out (PARTICIPANTS_MATCHES_SQL). */
+/** The completed matches the reported match's participants played, the reported one left out (as REPORT_INPUTS_SQL reads them). */
 function theirMatches(matches: Map<string, StandingsMatchRow>, reported: StandingsMatchRow): StandingsMatchRow[] {
   const theirs = [reported.participantAId, reported.participantBId];
   return [...matches.values()].filter((m) => m.status === 'completed' && m.id !== reported.id && (theirs.includes(m.participantAId) || theirs.includes(m.participantBId)));

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
-import { createEventWithParticipants } from '../support/stage-fixtures.ts';
+import { startedStage } from '../support/stage-fixtures.ts';
 import { computeStageStandings, type GroupKey } from '../../subgraphs/competitions/stage-standings.ts';
 import type { StandingsMatchRow } from '../../subgraphs/competitions/statements.ts';
 
@@ -25,15 +25,6 @@ async function revisionOf(eventId: string): Promise<number> {
   return response.body.data.revision;
 }
 
-async function startedStage(format: string, count: number, settings: Record<string, unknown> = {}, groups?: { name: string }[]) {
-  const { eventId, participantIds } = await createEventWithParticipants(server, count);
-  const created = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Stage', bestOf: 3, format, settings, groups }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const stageId = created.body.data.resourceId as string;
-  const started = await api(`/api/v2/events/${eventId}/stages/${stageId}/start`, { method: 'POST', ifMatch: await revisionOf(eventId), key: uniqueKey() });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  return { eventId, stageId, participantIds };
-}
 
 async function allPages(path: string): Promise<Row[]> {
   const rows: Row[] = [];
@@ -97,7 +88,7 @@ describe('sequential reports against a recount', () => {
     ['round robin of 6 in two groups, two legs, default tiebreakers', 'round_robin', 6, { qualifiers: 2, legs: 2 }, [{ name: 'A' }, { name: 'B' }]],
   ];
   it.each(CASES)('%s', async (_name, format, count, settings, groups) => {
-    const { eventId, stageId } = await startedStage(format, count, settings, groups);
+    const { eventId, stageId } = await startedStage(server, format, count, settings, groups);
     const start = await tables(eventId, stageId);
     expect(start.stored).toEqual(start.expected);
     const ids = start.matches.map((m) => m.id);
@@ -134,7 +125,7 @@ describe('sequential reports against a recount', () => {
 
 describe('adjustments, cancellations, completion and corrections after it', () => {
   it('round robin of 6: every write leaves the recount', async () => {
-    const { eventId, stageId, participantIds } = await startedStage('round_robin', 6, { tiebreakers: ['points', 'head_to_head', 'score_for'], points: { win: 3, draw: 1, loss: 0 }, qualifiers: 2 });
+    const { eventId, stageId, participantIds } = await startedStage(server, 'round_robin', 6, { tiebreakers: ['points', 'head_to_head', 'score_for'], points: { win: 3, draw: 1, loss: 0 }, qualifiers: 2 });
     const adjustments = new Map<string, number>();
     const random = prng(2024);
     const { matches } = await tables(eventId, stageId);
@@ -188,7 +179,7 @@ describe('concurrent reports of one stage', () => {
     ['league', 6, { legs: 2, tiebreakers: ['points', 'head_to_head', 'score_difference', 'seed'] }],
     ['round_robin', 5, { tiebreakers: ['points', 'head_to_head', 'wins'], points: { win: 2, draw: 1, loss: 0 } }],
   ] as const)('%s of %i: reports sent at once, retried on 412/409, leave the recount', async (format, count, settings) => {
-    const { eventId, stageId } = await startedStage(format, count, settings);
+    const { eventId, stageId } = await startedStage(server, format, count, settings);
     const { matches } = await tables(eventId, stageId);
     const random = prng(4242 + count);
     // Every match once, then a third of them corrected, in waves of 6 sent together.
@@ -220,8 +211,8 @@ describe('concurrent reports of one stage', () => {
 
 describe('floods of foreign and random match ids', () => {
   it('answer 4xx, never 5xx, and /healthz stays quick', async () => {
-    const own = await startedStage('league', 6, { tiebreakers: ['points', 'head_to_head', 'seed'] });
-    const foreign = await startedStage('league', 6, { tiebreakers: ['points', 'head_to_head', 'seed'] });
+    const own = await startedStage(server, 'league', 6, { tiebreakers: ['points', 'head_to_head', 'seed'] });
+    const foreign = await startedStage(server, 'league', 6, { tiebreakers: ['points', 'head_to_head', 'seed'] });
     const foreignMatches = (await tables(foreign.eventId, foreign.stageId)).matches.map((m) => m.id);
     // A stage nobody started (demo world: evt_open's round robin with hand-entered matches), and another org's event.
     const ids = [...foreignMatches, 'mtc_open_1', 'mtc_open_2', 'mtc_live_b_1', 'mtc_done_1', 'mch_nope', 'x'.repeat(300), "mch_' OR 1=1 --", '%00', 'mtc_live_a_110'];

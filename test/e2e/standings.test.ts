@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
-import { createEventWithParticipants } from '../support/stage-fixtures.ts';
+import { startedStage } from '../support/stage-fixtures.ts';
 import { computeStandings } from '../../subgraphs/competitions/tournament/index.ts';
 import { standingsMatch } from '../../subgraphs/competitions/stage-standings.ts';
 
@@ -19,15 +19,6 @@ type Row = Record<string, any>;
 const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(server.url, path, options);
 const revisionOf = async (eventId: string) => (await server.db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision;
 
-async function startedStage(format: string, count: number, settings: Record<string, unknown> = {}, groups?: { name: string }[]) {
-  const { eventId, participantIds } = await createEventWithParticipants(server, count);
-  const created = await api(`/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Stage', bestOf: 3, format, settings, groups }, ifMatch: await revisionOf(eventId), key: uniqueKey() });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const stageId = created.body.data.resourceId as string;
-  const started = await api(`/api/v2/events/${eventId}/stages/${stageId}/start`, { method: 'POST', ifMatch: await revisionOf(eventId), key: uniqueKey() });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  return { eventId, stageId, participantIds };
-}
 
 async function standingsOf(eventId: string, stageId: string, query = ''): Promise<Row[]> {
   const response = await api(`/api/v2/events/${eventId}/stages/${stageId}/standings?limit=100${query}`);
@@ -59,7 +50,7 @@ const pick = (rows: Row[], ...fields: string[]) => rows.map((row) => Object.from
 describe('round robin', () => {
   it('ranks by points, then head to head between the tied, with every tiebreaker value; qualifies with the stage; adjustments move ranks', async () => {
     const tiebreakers = ['points', 'head_to_head', 'score_difference', 'seed'];
-    const { eventId, stageId, participantIds: [p1, p2, p3, p4] } = await startedStage('round_robin', 4, { tiebreakers, qualifiers: 2 });
+    const { eventId, stageId, participantIds: [p1, p2, p3, p4] } = await startedStage(server, 'round_robin', 4, { tiebreakers, qualifiers: 2 });
 
     // At the start: everyone at zero, ranked by seed, none qualified yet.
     const initial = await standingsOf(eventId, stageId);
@@ -117,7 +108,7 @@ describe('round robin', () => {
   });
 
   it('a correction recomputes; a report that changes nothing the standings count writes no standings.updated', async () => {
-    const { eventId, stageId, participantIds: [p1, p2] } = await startedStage('round_robin', 3);
+    const { eventId, stageId, participantIds: [p1, p2] } = await startedStage(server, 'round_robin', 3);
     const matches = await matchesOf(eventId, stageId);
     await play(eventId, matches, p1, p2, 2, 1);
     const match = matches.find((m) => [m.opponentA?.participantId, m.opponentB?.participantId].includes(p1) && [m.opponentA?.participantId, m.opponentB?.participantId].includes(p2))!;
@@ -138,7 +129,7 @@ describe('recomputed with every report', () => {
     ['league', { tiebreakers: ['points', 'head_to_head', 'score_difference', 'score_for', 'wins', 'seed'], points: { win: 2, draw: 1, loss: -1 } }],
     ['round_robin', { tiebreakers: ['points', 'wins', 'head_to_head', 'seed'] }],
   ] as const)('%s: every report leaves the table the engine computes from all the matches', async (format, settings) => {
-    const { eventId, stageId, participantIds } = await startedStage(format, 7, settings);
+    const { eventId, stageId, participantIds } = await startedStage(server, format, 7, settings);
     const stage = (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
     const matches = await matchesOf(eventId, stageId);
     let seed = 7;
@@ -172,7 +163,7 @@ describe('recomputed with every report', () => {
 
 describe('groups', () => {
   it('each group has its table; a report moves its own group only; qualification marks every group when the stage completes', async () => {
-    const { eventId, stageId } = await startedStage('round_robin', 6, { qualifiers: 1 }, [{ name: 'A' }, { name: 'B' }]);
+    const { eventId, stageId } = await startedStage(server, 'round_robin', 6, { qualifiers: 1 }, [{ name: 'A' }, { name: 'B' }]);
     const { seeding } = (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
     const [a, b] = seeding.groups as { groupId: string; participantIds: string[] }[];
     const all = await standingsOf(eventId, stageId);
@@ -200,7 +191,7 @@ describe('groups', () => {
 describe('elimination', () => {
   it('ranks by the round reached: semi-final losers share third unless a third-place match decides it', async () => {
     for (const thirdPlaceMatch of [false, true]) {
-      const { eventId, stageId, participantIds } = await startedStage('single_elimination', 4, { thirdPlaceMatch });
+      const { eventId, stageId, participantIds } = await startedStage(server, 'single_elimination', 4, { thirdPlaceMatch });
       let matches = await matchesOf(eventId, stageId);
       const semis = matches.filter((m) => m.bracket === 'winners' && m.roundNumber === 1);
       for (const semi of semis) await reportOk(eventId, semi.id, { status: 'completed', scoreA: 2, scoreB: 0 });
@@ -220,7 +211,7 @@ describe('elimination', () => {
 
 describe('reading', () => {
   it('answers 304 to a current ETag, pages in rank order, 404 for another event or group, 400 for an unknown parameter', async () => {
-    const { eventId, stageId } = await startedStage('league', 5);
+    const { eventId, stageId } = await startedStage(server, 'league', 5);
     const first = await api(`/api/v2/events/${eventId}/stages/${stageId}/standings?limit=2`);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag')!;
@@ -255,7 +246,7 @@ describe('stages that chain', () => {
   const stageRead = async (eventId: string, stageId: string) => (await api(`/api/v2/events/${eventId}/stages/${stageId}`)).body.data;
 
   it('the qualifiers of each group, in snake order, seed the next stage when the groups complete; corrections follow it until it starts, then may not change it', async () => {
-    const { eventId, stageId } = await startedStage('round_robin', 6, { qualifiers: 2 }, [{ name: 'A' }, { name: 'B' }]);
+    const { eventId, stageId } = await startedStage(server, 'round_robin', 6, { qualifiers: 2 }, [{ name: 'A' }, { name: 'B' }]);
     const playoffs = await addStage(eventId, { format: 'single_elimination', settings: { seeding: 'previous_stage' } });
     expectError(await startOf(eventId, playoffs), 409, 'conflict', 'previous_stage_not_completed');
     const [a, b] = (await stageRead(eventId, stageId)).seeding.groups as { groupId: string; participantIds: string[] }[];
@@ -307,7 +298,7 @@ describe('stages that chain', () => {
   });
 
   it('a stage without groups passes its ranking; a qualifier withdrawn since is left out at the start', async () => {
-    const { eventId, stageId, participantIds } = await startedStage('single_elimination', 4, { qualifiers: 3, thirdPlaceMatch: true });
+    const { eventId, stageId, participantIds } = await startedStage(server, 'single_elimination', 4, { qualifiers: 3, thirdPlaceMatch: true });
     const next = await addStage(eventId, { format: 'round_robin', settings: { seeding: 'previous_stage' } });
     let matches = await matchesOf(eventId, stageId);
     for (const semi of matches.filter((m) => m.roundNumber === 1 && m.bracket === 'winners')) await reportOk(eventId, semi.id, { status: 'completed', scoreA: 1, scoreB: 0 });

@@ -1,6 +1,7 @@
 // Fixtures for stage generation tests: a fresh event of org_demo with N registered participants
 // (one new team each, registered in order), written straight into the test's database.
 import type { TestServer } from './server.ts';
+import { call, uniqueKey } from './api.ts';
 
 let events = 0;
 
@@ -31,4 +32,16 @@ export async function createEventWithParticipants(server: TestServer, count: num
     })),
   });
   return { eventId, participantIds };
+}
+
+/** A stage created on a fresh event of `count` participants and started through the API (failing the test otherwise). */
+export async function startedStage(server: TestServer, format: string, count: number, settings: Record<string, unknown> = {}, groups?: { name: string }[]): Promise<StageEvent & { stageId: string }> {
+  const { eventId, participantIds } = await createEventWithParticipants(server, count);
+  const revision = async () => (await server.db.prisma.event.findUniqueOrThrow({ where: { id: eventId } })).revision;
+  const created = await call(server.url, `/api/v2/events/${eventId}/stages`, { method: 'POST', body: { name: 'Stage', bestOf: 3, format, settings, groups }, ifMatch: await revision(), key: uniqueKey() });
+  if (created.status !== 201) throw new Error(`stage creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const stageId = created.body.data.resourceId as string;
+  const started = await call(server.url, `/api/v2/events/${eventId}/stages/${stageId}/start`, { method: 'POST', ifMatch: await revision(), key: uniqueKey() });
+  if (started.status !== 200) throw new Error(`stage start answered ${started.status}: ${JSON.stringify(started.body)}`);
+  return { eventId, stageId, participantIds };
 }
