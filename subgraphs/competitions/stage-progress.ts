@@ -11,7 +11,7 @@ import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
 import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
-import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
+import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, storedStandingOf, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
 
 /** A reported match as a full row of its group (what the standings count of it). */
 const row = (m: TouchedMatch, groupId: string | null): StandingsMatchRow => ({ isFreeWin: false, ...m, groupId });
@@ -36,52 +36,15 @@ export interface ReportInputs extends OpenMatches {
 }
 
 type CompletedMatchTuple = [participantAId: string | null, participantBId: string | null, scoreA: number | null, scoreB: number | null, forfeit: string | null, isFreeWin: boolean];
-type StoredStandingTuple = [
-  id: string,
-  groupId: string | null,
-  participantId: string,
-  rank: number,
-  seed: number | null,
-  played: number,
-  wins: number,
-  draws: number,
-  losses: number,
-  points: number,
-  scoreFor: number,
-  scoreAgainst: number,
-  scoreDifference: number,
-  adjustmentPoints: number,
-  tiebreakers: string,
-  qualified: boolean,
-];
-const storedStanding = ([id, groupId, participantId, rank, seed, played, wins, draws, losses, points, scoreFor, scoreAgainst, scoreDifference, adjustmentPoints, tiebreakers, qualified]: StoredStandingTuple): StoredStandingRow => ({
-  id,
-  groupId,
-  participantId,
-  rank,
-  seed,
-  played,
-  wins,
-  draws,
-  losses,
-  points,
-  scoreFor,
-  scoreAgainst,
-  scoreDifference,
-  adjustmentPoints,
-  tiebreakers: JSON.parse(tiebreakers),
-  qualified,
-});
-
 /**
  * REPORT_INPUTS_SQL, read beside the plan's read of the match so that a round robin or league report
  * waits for one read, not two in turn; null for a match that is not a duel of such a running stage.
  */
 export async function prefetchReportInputs(ctx: SubgraphContext, eventId: string, matchId: string): Promise<ReportInputs | null> {
-  const [inputs] = await ctx.sql<OpenMatches & { stored: StoredStandingTuple[]; theirMatches: CompletedMatchTuple[] }>(REPORT_INPUTS_SQL, [matchId, eventId]);
+  const [inputs] = await ctx.sql<OpenMatches & { stored: unknown[][]; theirMatches: CompletedMatchTuple[] }>(REPORT_INPUTS_SQL, [matchId, eventId]);
   if (!inputs) return null;
   const theirMatches = inputs.theirMatches.map(([participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin]) => ({ status: 'completed', participantAId, participantBId, scoreA, scoreB, forfeit, isFreeWin }));
-  return { open: inputs.open, rounds: inputs.rounds, otherStages: inputs.otherStages, stored: inputs.stored.map(storedStanding), theirMatches };
+  return { open: inputs.open, rounds: inputs.rounds, otherStages: inputs.otherStages, stored: inputs.stored.map(storedStandingOf), theirMatches };
 }
 
 /**

@@ -609,9 +609,36 @@ export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
   tiebreakers: { name: string; value: number }[];
 };
 
+/** A stored standing's columns in the order the reads list them (STORED_STANDINGS_SQL, REPORT_INPUTS_SQL's arrays). */
+const STORED_STANDING_COLUMNS = [
+  'id',
+  'groupId',
+  'participantId',
+  'rank',
+  'seed',
+  'played',
+  'wins',
+  'draws',
+  'losses',
+  'points',
+  'scoreFor',
+  'scoreAgainst',
+  'scoreDifference',
+  'adjustmentPoints',
+  'tiebreakers',
+  'qualified',
+] as const satisfies readonly (keyof StoredStandingRow)[];
+const quoted = (column: string) => `"${column}"`;
+
+/** A stored standing from its values in STORED_STANDING_COLUMNS order, the tiebreakers as JSON text (REPORT_INPUTS_SQL). */
+export function storedStandingOf(values: readonly unknown[]): StoredStandingRow {
+  const row: Record<string, unknown> = {};
+  STORED_STANDING_COLUMNS.forEach((column, i) => (row[column] = column === 'tiebreakers' ? JSON.parse(values[i] as string) : values[i]));
+  return row as StoredStandingRow;
+}
+
 export const STORED_STANDINGS_SQL = `
-  SELECT id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst", "scoreDifference",
-         "adjustmentPoints", tiebreakers, qualified
+  SELECT ${STORED_STANDING_COLUMNS.map(quoted).join(', ')}
   FROM "Standing" WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[]))`;
 
 /**
@@ -629,8 +656,7 @@ export const REPORT_INPUTS_SQL = `
     FROM "Match" m JOIN "Stage" s ON s.id = m."stageId"
     WHERE m.id = $1 AND m."eventId" = $2 AND m.position IS NOT NULL AND m.opponents IS NULL AND s.status = 'running' AND s.format IN ('round_robin', 'league'))
   SELECT
-    (SELECT COALESCE(json_agg(json_build_array(id, "groupId", "participantId", rank, seed, played, wins, draws, losses, points, "scoreFor", "scoreAgainst",
-              "scoreDifference", "adjustmentPoints", tiebreakers::text, qualified)), '[]')
+    (SELECT COALESCE(json_agg(json_build_array(${STORED_STANDING_COLUMNS.map((column) => (column === 'tiebreakers' ? 'tiebreakers::text' : quoted(column))).join(', ')})), '[]')
      FROM "Standing" WHERE "eventId" = r."eventId" AND "stageId" = r."stageId") AS stored,
     (SELECT COALESCE(json_agg(json_build_array("participantAId", "participantBId", "scoreA", "scoreB", forfeit, "isFreeWin")), '[]')
      FROM "Match" WHERE ("participantAId" IN (r.a, r.b) OR "participantBId" IN (r.a, r.b)) AND "stageId" = r."stageId" AND status = 'completed' AND id <> r.id) AS "theirMatches",
