@@ -15,7 +15,7 @@ import { expectedRevision, revisionMismatch } from '../../shared/preconditions.t
 import { validate } from '../../shared/validation.ts';
 import { managedApplication } from '../../shared/application-access.ts';
 import { checkEndpointUrl } from './addresses.ts';
-import { toDeliveryView, type DeliveryView } from './deliveries.ts';
+import type { DeliveryView } from './deliveries.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
 
@@ -236,8 +236,25 @@ export async function testEndpoint(ctx: SubgraphContext, applicationId: string, 
     { text: TEST_DELIVERY_SQL, values: [id, applicationId, installation.id, endpoint.id, changeId, JSON.stringify(payload), now.toISOString().replace('Z', '')] },
     NOTIFY_DELIVERIES,
   ]);
-  const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-  return toDeliveryView(row);
+  // The delivery as queued: a read after the commit races the worker the NOTIFY woke, which may
+  // already have delivered it.
+  const at = now.toISOString();
+  return {
+    id,
+    applicationId,
+    installationId: installation.id,
+    endpointId: endpoint.id,
+    eventId: changeId,
+    eventType: 'webhook.test',
+    status: 'pending',
+    attemptCount: 0,
+    responseStatus: null,
+    errorCode: null,
+    redeliveryOf: null,
+    createdAt: at,
+    updatedAt: at,
+    deliveredAt: null,
+  };
 }
 
 const RECOVER_SQL = `
