@@ -9,6 +9,7 @@ import { RealtimeGateway } from './realtime/server.ts';
 import { mountClientScript } from './realtime/client-script.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
+import { DirectGateway } from './graphql/direct-gateway.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
 import { mountOverlays } from './overlays/pages.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -71,7 +72,6 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
   const { gateway, schemas } = await createGateway({ db, subgraphUrls, subgraphSecret, logError });
-  const graphql = await startGraphQLServer(gateway, logger);
   const runner = new OperationRunner(
     gateway,
     {
@@ -88,6 +88,8 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
     },
   );
 
+  const graphql = await startGraphQLServer(new DirectGateway(gateway, runner.directExecution, metrics.countGraphQLExecution), logger);
+
   const limitStore = openRateLimitStore(db, (message, error) => logger.warn({ err: error }, message), rateLimitStore);
   const limits = new RateLimits(rateLimits, limitStore.store);
   const routeLimits = { limits, sql: db.sql };
@@ -97,7 +99,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   const router = new Router({ methods: http.METHODS });
   mountRoutes(router, routeTable, runner, logger, routeLimits);
   mountAuthorizePages(router, db, limits, issuer);
-  mountIdeAssets(router);
+  mountIdeAssets(router, () => gateway.schema);
   mountOverlays(router);
   mountGraphQL(router, graphql, gateway, routeLimits);
   mountDocs(router, buildOpenApiDocument(routeTable));

@@ -14,6 +14,7 @@ import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
+import type { DirectGateway } from './direct-gateway.ts';
 import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
 import { answerErrorsAsGraphQL, sendRateLimited } from '../http/problem.ts';
@@ -40,7 +41,7 @@ const unavailableStatus: ApolloServerPlugin<GatewayContext> = {
   },
 };
 
-export async function startGraphQLServer(gateway: ApolloGateway, logger: Logger) {
+export async function startGraphQLServer(gateway: DirectGateway, logger: Logger) {
   const server = new ApolloServer<GatewayContext>({
     gateway,
     // Bearer tokens, never cookies, authorise this API: there is no ambient credential for a

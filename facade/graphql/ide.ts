@@ -1,12 +1,17 @@
 // An offline GraphQL IDE for browsers at /graphql: GraphiQL with React, both from npm, served by this
 // server. Nothing is loaded from elsewhere (the Content-Security-Policy allows this origin only) and
 // nothing is reported anywhere. A browser's GET /graphql without a query gets the page; every other
-// request to /graphql is GraphQL.
+// request to /graphql is GraphQL. Queries and mutations go over HTTP; subscriptions over the realtime
+// gateway's graphql-ws socket on /graphql, with the credential of the Headers tab as its connection
+// parameters. The page is given the schema the gateway serves (the API schema with its Subscription
+// type), so that the explorer and the editor know subscriptions too.
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
+import { withSubscriptions } from '../realtime/schema.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -16,6 +21,7 @@ const ASSETS: Record<string, { from: string; file: string; type: string }> = {
   'react-dom.js': { from: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript' },
   'graphiql.js': { from: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript' },
   'graphiql.css': { from: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
+  'graphql-ws.js': { from: 'graphql-ws', file: 'umd/graphql-ws.min.js', type: 'application/javascript' },
 };
 
 const DEFAULT_QUERY = `# The platform's federated graph. Run this with the play button (or Ctrl-Enter).
@@ -34,14 +40,39 @@ const DEFAULT_HEADERS = JSON.stringify({ Authorization: 'Bearer demo-token-app' 
 
 // Script and settings come from this origin too, so the policy needs no inline script.
 const START = `
-const root = ReactDOM.createRoot(document.getElementById('graphiql'));
 const settings = JSON.parse(document.getElementById('settings').textContent);
-root.render(React.createElement(GraphiQL, {
-  fetcher: GraphiQL.createFetcher({ url: settings.url }),
-  defaultQuery: settings.query,
-  defaultHeaders: settings.headers,
-  defaultEditorToolsVisibility: true,
-}));
+const overHttp = GraphiQL.createFetcher({ url: settings.url });
+const socketUrl = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + settings.url;
+// One socket per credential: the gateway authenticates a socket once, from its connection parameters.
+const sockets = new Map();
+function socketFor(headers) {
+  const header = (name) => Object.entries(headers || {}).find(([key]) => key.toLowerCase() === name)?.[1];
+  const params = {};
+  if (header('authorization')) params.authorization = header('authorization');
+  if (header('x-api-key')) params.apiKey = header('x-api-key');
+  if (header('x-overlay-token')) params.overlayToken = header('x-overlay-token');
+  const key = JSON.stringify(params);
+  if (!sockets.has(key)) sockets.set(key, graphqlWs.createClient({ url: socketUrl, connectionParams: params, lazy: true, retryAttempts: 0 }));
+  return sockets.get(key);
+}
+function isSubscription(document, name) {
+  const operations = (document?.definitions || []).filter((d) => d.kind === 'OperationDefinition');
+  const operation = name ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined;
+  return operation?.operation === 'subscription';
+}
+const fetcher = (params, options) =>
+  isSubscription(options?.documentAST, params.operationName) ? socketFor(options?.headers).iterate(params) : overHttp(params, options);
+fetch(settings.schema)
+  .then((response) => response.json())
+  .then((schema) => {
+    ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, {
+      fetcher,
+      schema,
+      defaultQuery: settings.query,
+      defaultHeaders: settings.headers,
+      defaultEditorToolsVisibility: true,
+    }));
+  });
 `;
 
 const PAGE = `<!doctype html>
@@ -55,10 +86,11 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <div id="graphiql">Loading GraphiQL…</div>
-<script type="application/json" id="settings">${JSON.stringify({ url: '/graphql', query: DEFAULT_QUERY, headers: DEFAULT_HEADERS }).replace(/</g, '\\u003c')}</script>
+<script type="application/json" id="settings">${JSON.stringify({ url: '/graphql', schema: '/graphql/ide/schema.json', query: DEFAULT_QUERY, headers: DEFAULT_HEADERS }).replace(/</g, '\\u003c')}</script>
 <script src="/graphql/ide/react.js"></script>
 <script src="/graphql/ide/react-dom.js"></script>
 <script src="/graphql/ide/graphiql.js"></script>
+<script src="/graphql/ide/graphql-ws.js"></script>
 <script src="/graphql/ide/start.js"></script>
 </body>
 </html>
@@ -76,7 +108,11 @@ export function sendIde(ctx: Context) {
   ctx.body = PAGE;
 }
 
-export function mountIdeAssets(router: Router) {
+// The schema's introspection, made once per schema (the gateway's changes only with the supergraph).
+const introspections = new WeakMap<GraphQLSchema, string>();
+
+/** `apiSchema`: the gateway's API schema, once it has loaded. */
+export function mountIdeAssets(router: Router, apiSchema: () => GraphQLSchema | undefined) {
   router.get('graphql-ide', '/graphql/ide/:asset', (ctx) => {
     ctx.state.route = '/graphql/ide/:asset';
     const name = ctx.params.asset;
@@ -85,6 +121,16 @@ export function mountIdeAssets(router: Router) {
     if (name === 'start.js') {
       ctx.type = 'application/javascript';
       ctx.body = START;
+      return;
+    }
+    if (name === 'schema.json') {
+      const schema = apiSchema();
+      if (!schema) return; // 404 until the gateway has loaded
+      let text = introspections.get(schema);
+      if (!text) introspections.set(schema, (text = JSON.stringify(introspectionFromSchema(withSubscriptions(schema), { descriptions: true }))));
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'application/json';
+      ctx.body = text;
       return;
     }
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;

@@ -1,21 +1,14 @@
 // Named GraphQL operations of the route table, parsed and checked against the supergraph once at
-// start-up. An operation whose query plan is a single fetch to one subgraph (no entity jumps, no
-// @requires) that runs in this process is executed straight on that subgraph's schema: the same
-// resolvers the gateway would reach, without the gateway's planning and result shaping, and compiled
-// once by graphql-jit: the per-field work of graphql-js's interpreter (and its garbage) was the larger
-// part of a list request's CPU. Any other operation, and every operation in the distributed topology,
-// runs through the gateway's executor.
+// start-up. An operation that is one fetch to one subgraph of this process runs on that subgraph,
+// compiled (direct-execution.ts); any other operation, and every operation in the distributed
+// topology, runs through the gateway's executor.
 import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { operationFromDocument } from '@apollo/federation-internals';
-import { execute, getOperationAST, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { Database } from '../../subgraphs/shared/db/database.ts';
-import { createSubgraphContext } from '../../subgraphs/shared/context.ts';
-import { formatSubgraphError } from '../../subgraphs/shared/error-format.ts';
+import { getOperationAST, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { unreachableAsUnavailable } from '../../subgraphs/shared/db/unavailable.ts';
 import type { GatewayContext } from './context.ts';
-import { gatewayExecutor, gatewayQueryPlanner, type ExecutorResult } from './gateway-internals.ts';
+import { gatewayExecutor, type ExecutorResult } from './gateway-internals.ts';
+import { DirectExecution, type DirectTarget, type LocalSubgraphs } from './direct-execution.ts';
 
 export interface PreparedOperation {
   name: string;
@@ -40,10 +33,7 @@ export function prepareOperation(source: string): PreparedOperation {
 
 export type OperationResult = ExecutorResult;
 
-export interface LocalSubgraphs {
-  db: Database;
-  schemas: Record<string, GraphQLSchema>;
-}
+export type { LocalSubgraphs };
 
 export interface RunnerOptions {
   /** The subgraphs of this process; without them every operation goes through the gateway. */
@@ -55,23 +45,20 @@ export interface RunnerOptions {
   logUnreachable: (error: unknown, suppressed: number, requestId: string) => void;
 }
 
-interface DirectTarget {
-  subgraph: string;
-  schema: GraphQLSchema;
-  /** Absent when graphql-jit cannot compile the operation; graphql-js then executes it. */
-  compiled?: CompiledQuery;
-}
-
 export class OperationRunner {
   // Weak: the realtime gateway prepares operations of its own (its resource queries) and drops them
   // from its cache; their targets (and compiled code) go with them.
   private readonly direct = new WeakMap<PreparedOperation, DirectTarget>();
+  /** Runs single-subgraph operations on their subgraph; null when every operation goes through the gateway. */
+  readonly directExecution: DirectExecution | null;
 
   constructor(
     private readonly gateway: ApolloGateway,
     private readonly logger: Pick<Console, 'debug' | 'info' | 'warn' | 'error'>,
     private readonly options: RunnerOptions,
-  ) {}
+  ) {
+    this.directExecution = options.local && options.execution !== 'gateway' ? new DirectExecution(gateway, options.local, logger, options.logError) : null;
+  }
 
   /** Fails at start-up when an operation does not fit the supergraph; decides how it will run. */
   check(operation: PreparedOperation): void {
@@ -79,29 +66,8 @@ export class OperationRunner {
     if (!schema) throw new Error('The gateway has not loaded its schema yet.');
     const errors = validate(schema, operation.document);
     if (errors.length) throw new Error(`Operation ${operation.name} does not fit the supergraph: ${errors.map((e) => e.message).join('; ')}`);
-    const target = this.singleFetchTarget(operation);
-    if (!target) return;
-    const compiled = compileQuery(target.schema, operation.document, operation.name);
-    if (isCompiledQuery(compiled)) {
-      this.direct.set(operation, { ...target, compiled });
-    } else {
-      this.logger.warn(`Operation ${operation.name} runs interpreted: ${compiled.errors?.map((e) => e.message).join('; ')}`);
-      this.direct.set(operation, target);
-    }
-  }
-
-  /** The subgraph that alone answers the operation, when its plan is one fetch there. */
-  private singleFetchTarget(operation: PreparedOperation): { subgraph: string; schema: GraphQLSchema } | null {
-    const local = this.options.local;
-    if (!local || this.options.execution === 'gateway') return null;
-    const planner = gatewayQueryPlanner(this.gateway);
-    const plan = planner.buildQueryPlan(operationFromDocument(planner.supergraph.schema, operation.document, { operationName: operation.name }));
-    const node = plan.node;
-    if (!node || node.kind !== 'Fetch' || node.requires) return null;
-    const schema = local.schemas[node.serviceName];
-    // The route's own text must be valid on the subgraph as written (it is what will run there).
-    if (!schema || validate(schema, operation.document).length) return null;
-    return { subgraph: node.serviceName, schema };
+    const target = this.directExecution?.targetOf(operation.document, operation.name);
+    if (target) this.direct.set(operation, target);
   }
 
   /** Which subgraph runs the operation directly, or null when it goes through the gateway. */
@@ -116,7 +82,7 @@ export class OperationRunner {
 
   async run(operation: PreparedOperation, variables: Record<string, unknown>, context: GatewayContext): Promise<OperationResult> {
     const direct = this.direct.get(operation);
-    if (direct) return this.runOnSubgraph(direct, operation, variables, context);
+    if (direct) return this.directExecution!.run(direct, operation.document, operation.name, variables, context);
     const requestContext = {
       request: { query: operation.source, variables, operationName: operation.name },
       document: operation.document,
@@ -138,22 +104,5 @@ export class OperationRunner {
     // A subgraph that could not be reached is subgraph_unavailable (503), without its address.
     const log = (error: unknown, suppressed: number) => this.options.logUnreachable(error, suppressed, context.scope.requestId);
     return { ...result, errors: result.errors.map((error) => unreachableAsUnavailable(error, error, log)) };
-  }
-
-  private async runOnSubgraph(
-    { subgraph, schema, compiled }: DirectTarget,
-    operation: PreparedOperation,
-    variables: Record<string, unknown>,
-    context: GatewayContext,
-  ): Promise<OperationResult> {
-    const contexts = (context.subgraphContexts ??= {});
-    const contextValue = (contexts[subgraph] ??= createSubgraphContext(this.options.local!.db, context.scope));
-    const result = compiled
-      ? await compiled.query(undefined, contextValue, variables)
-      : await execute({ schema, document: operation.document, variableValues: variables, operationName: operation.name, contextValue });
-    return {
-      data: result.data as Record<string, unknown> | null | undefined,
-      errors: result.errors?.map((error: GraphQLError) => formatSubgraphError(error, this.options.logError)),
-    };
   }
 }

@@ -11,6 +11,8 @@ export function createLogger(): Logger {
 export interface Metrics {
   registry: Registry;
   middleware: Middleware;
+  /** Counts a /graphql operation by how it ran: on its subgraph directly, or through the gateway. */
+  countGraphQLExecution(execution: 'direct' | 'gateway'): void;
 }
 
 export function createMetrics(): Metrics {
@@ -27,6 +29,12 @@ export function createMetrics(): Metrics {
     help: 'HTTP request latency by method and route.',
     labelNames: ['method', 'route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const executions = new Counter({
+    name: 'graphql_executions_total',
+    help: '/graphql operations by how they ran: direct (one fetch to a subgraph of this process, compiled) or gateway.',
+    labelNames: ['execution'] as const,
     registers: [registry],
   });
   // Every cache and budget bounded in bytes (docs/deployment.md#memory): what it holds, and its bound.
@@ -60,7 +68,7 @@ export function createMetrics(): Metrics {
       latency.observe({ method: ctx.method, route }, seconds);
     }
   };
-  return { registry, middleware };
+  return { registry, middleware, countGraphQLExecution: (execution) => executions.inc({ execution }) };
 }
 
 export function requestLogger(logger: Logger): Middleware {

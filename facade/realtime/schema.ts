@@ -248,9 +248,12 @@ function subscribeTo(field: SubscriptionField) {
   };
 }
 
+/** The API schema with the gateway's Subscription type and its message types (no resolvers: what tools such as the IDE describe). */
+export const withSubscriptions = (apiSchema: GraphQLSchema): GraphQLSchema => extendSchema(apiSchema, parse(REALTIME_SDL));
+
 /** The realtime schema over the gateway's API schema, with its resolvers. */
 export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
-  const schema = extendSchema(apiSchema, parse(REALTIME_SDL));
+  const schema = withSubscriptions(apiSchema);
   const resolvers: Record<string, Record<string, unknown>> = {
     Subscription: Object.fromEntries((['eventChanged', 'matchChanged', 'broadcastChanged', 'playdayChanged', 'standingsChanged', 'mapsChanged'] as const).map((f) => [f, subscribeTo(f)])),
     EventChange: {

@@ -194,6 +194,22 @@ describe('floods of distinct GraphQL documents', () => {
   }, 180_000);
 });
 
+describe('floods of distinct documents that run directly on a subgraph', () => {
+  // Each one is planned, validated on its subgraph and compiled by graphql-jit, then kept
+  // (graphql_direct_documents, bounded in bytes): ten aliased event reads, about 130 KB of estimate.
+  const direct = (i: number) => `query D${i < 0 ? `w${-i}` : i} { ${rep(10, (k) => `a${k}_${i < 0 ? 0 : i}: event(id: "evt_open") { id name stages { id name format bestOf } }`)} }`;
+  it.each([
+    ['no credential', undefined],
+    ['a token', 'demo-token-app'],
+  ] as const)('with %s: the server lives and stays within its budgets', async (_who, token) => {
+    const watching = watch();
+    const statuses = await flood(300, 16, (i) => post(direct(i), token));
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [200, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+  }, 180_000);
+});
+
 describe('floods of distinct tournament reads', () => {
   // Stage standings and matches with distinct stages, groups, cursors and limits: a third with the
   // token on the demo world's stage, a third with unknown tokens, a third with none.
