@@ -10,6 +10,7 @@ import { mountClientScript } from './realtime/client-script.ts';
 import { OperationRunner } from './graphql/operations.ts';
 import { mountGraphQL, startGraphQLServer } from './graphql/http.ts';
 import { DirectGateway } from './graphql/direct-gateway.ts';
+import { TrustedDocuments, loadManifest, trustedDocumentsConfig } from './graphql/trusted-documents.ts';
 import { mountIdeAssets } from './graphql/ide.ts';
 import { mountOverlays } from './overlays/pages.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -68,6 +69,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   // Settings first: one that cannot be read stops the start before anything is opened. (The
   // subgraphs check their own as they load: subgraphs/index.ts.)
   const proxies = trustedProxies();
+  const trustedDocuments = new TrustedDocuments(trustedDocumentsConfig(), loadManifest());
   const issuer = new Issuer();
   const metrics = createMetrics();
   const logError = (error: unknown) => logger.error({ err: error }, 'subgraph error');
@@ -101,7 +103,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountAuthorizePages(router, db, limits, issuer);
   mountIdeAssets(router, () => gateway.schema);
   mountOverlays(router);
-  mountGraphQL(router, graphql, gateway, routeLimits);
+  mountGraphQL(router, graphql, gateway, routeLimits, trustedDocuments);
   mountDocs(router, buildOpenApiDocument(routeTable));
   mountHealth(router, db, metrics.registry);
   mountOAuthMetadata(router, issuer);

@@ -2,9 +2,13 @@
 import { writeFile } from 'node:fs/promises';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { compose, printSubgraphs, subgraphPath, supergraphPath } from './compose.ts';
+import { routeTable } from '../facade/routes/index.ts';
+import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
 
 const sdl = await printSubgraphs();
 for (const name of SUBGRAPH_NAMES) await writeFile(subgraphPath(name), sdl[name]);
 await writeFile(supergraphPath, compose(sdl));
-console.log(`Wrote ${SUBGRAPH_NAMES.map((name) => `schema/${name}.graphql`).join(', ')} and schema/supergraph.graphql`);
+// The platform's own operations, the manifest of trusted documents (docs/graphql.md).
+await writeFile(TRUSTED_DOCUMENTS_PATH, printManifest(manifestOf(routeTable)));
+console.log(`Wrote ${SUBGRAPH_NAMES.map((name) => `schema/${name}.graphql`).join(', ')}, schema/supergraph.graphql and schema/trusted-documents.json`);
 process.exit(0);

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { diffSchemaAgainstMigrations } from '../prisma/tools/migrations.ts';
 import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../schema/compose.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
+import { routeTable } from '../facade/routes/index.ts';
+import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
 
 describe('drift', () => {
   it('prisma/schema.prisma and prisma/migrations agree (npm run db:diff -- <name> writes what is missing)', async () => {
@@ -18,6 +20,10 @@ describe('drift', () => {
   it('the subgraphs compose, into the committed supergraph', async () => {
     const printed = await printSubgraphs();
     expect(await readFile(supergraphPath, 'utf8')).toBe(compose(printed));
+  });
+
+  it('schema/trusted-documents.json is the manifest of the route table\'s operations (npm run schema)', async () => {
+    expect(await readFile(TRUSTED_DOCUMENTS_PATH, 'utf8')).toBe(printManifest(manifestOf(routeTable)));
   });
 
   it('composition reports errors instead of writing a broken supergraph', async () => {

@@ -15,6 +15,7 @@ import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from '
 import { DOCUMENT_MEMORY, asKeyValueCache, budgetedCache, inFlightDocuments, parsedBytes } from './document-memory.ts';
 import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
+import type { TrustedDocuments } from './trusted-documents.ts';
 import { scopeOf } from '../http/scope.ts';
 import { nextTurn } from '../http/turns.ts';
 import { addressKey, chargeCaller, operationPoints, rateLimitHeaders, type Decision } from '../http/rate-limits.ts';
@@ -139,7 +140,7 @@ function refuse(ctx: Context, status: number, code: ErrorCode, message: string, 
  * past a quota or the client's in-flight bytes, 503 past everyone's) and answers null. In order, so that no work a client can
  * cause comes before it has paid for it:
  * 1. the request spends 1 from its caller's quota (its token's, its key's, else its address's): what
- *    a parse costs, refused or not;
+ *    a parse costs, refused or not; a document named by its hash is resolved (trusted-documents.ts);
  * 2. in a turn of the event loop of its own (turns.ts), the text is parsed (or taken from the cache)
  *    and measured against the limits, in one synchronous step: no other request runs while it is
  *    held without being counted;
@@ -148,11 +149,23 @@ function refuse(ctx: Context, status: number, code: ErrorCode, message: string, 
  * 4. the operation spends the rest of its estimated cost (a tenth, at least 1 in all);
  * 5. only then is the parse cached, for the next request that sends the same text.
  */
-export async function admitOperation(ctx: Context, schema: GraphQLSchema | undefined, request: GraphQLRequestParts, { limits, sql }: RouteLimits): Promise<(Admission & { quota: Decision }) | null> {
+export async function admitOperation(
+  ctx: Context,
+  schema: GraphQLSchema | undefined,
+  sent: GraphQLRequestParts,
+  { limits, sql }: RouteLimits,
+  documents?: TrustedDocuments,
+): Promise<(Admission & { quota: Decision }) | null> {
   const scope = (ctx.state.scope = scopeOf(ctx));
   const entry = await chargeCaller(limits, sql, scope, ctx.ip, 1);
   if (!entry.allowed) {
     sendRateLimited(ctx, entry);
+    return null;
+  }
+  // A document named by its hash becomes its text here; the mode may refuse the request.
+  const request = documents ? await documents.admit(ctx, sent, scope) : sent;
+  if (!request) {
+    ctx.set(rateLimitHeaders(entry));
     return null;
   }
   const client = addressKey(ctx.ip);

@@ -15,6 +15,7 @@ import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import type { DirectGateway } from './direct-gateway.ts';
+import type { TrustedDocuments } from './trusted-documents.ts';
 import { PARSE_OPTIONS, admitOperation, validatedDocumentStore, type GraphQLRequestParts } from './admission.ts';
 import { conditionalIntrospectionRule, knownOperationTypesRule, requestErrorsPlugin } from './request-errors.ts';
 import { answerErrorsAsGraphQL, sendRateLimited } from '../http/problem.ts';
@@ -75,21 +76,21 @@ export async function startGraphQLServer(gateway: DirectGateway, logger: Logger)
   return server;
 }
 
-function requestParts(ctx: Context): GraphQLRequestParts {
+function requestParts(ctx: Context): GraphQLRequestParts & { documentId?: unknown; extensions?: unknown } {
   if (ctx.method === 'POST') {
     const body = (ctx.request as { body?: unknown }).body;
     return body && typeof body === 'object' && !Array.isArray(body) ? (body as GraphQLRequestParts) : {};
   }
-  const { query, variables, operationName } = ctx.query;
-  let parsedVariables: unknown;
-  if (typeof variables === 'string') {
+  const { query, variables, operationName, documentId, extensions } = ctx.query;
+  const json = (text: unknown) => {
+    if (typeof text !== 'string') return undefined;
     try {
-      parsedVariables = JSON.parse(variables);
+      return JSON.parse(text) as unknown;
     } catch {
-      // Apollo Server answers malformed variables
+      return undefined; // Apollo Server answers malformed variables and extensions
     }
-  }
-  return { query, variables: parsedVariables, operationName };
+  };
+  return { query, variables: json(variables), operationName, documentId, extensions: json(extensions) };
 }
 
 const ALLOW = 'GET, POST';
@@ -133,7 +134,7 @@ function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
   }
 }
 
-export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits) {
+export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits, documents: TrustedDocuments) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
   const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
   router.all('graphql', '/graphql', async (ctx, next) => {
@@ -153,7 +154,7 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     dropEmptyOperationName(ctx);
     const parts = requestParts(ctx);
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.
-    const admission = await admitOperation(ctx, gateway.schema, parts, { limits, sql });
+    const admission = await admitOperation(ctx, gateway.schema, parts, { limits, sql }, documents);
     if (!admission) return;
     // A field that checks a client secret is a check like /oauth/token's: the same failures of the
     // address and the same quota of the client.

@@ -11,7 +11,7 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, d
   return { error: { code, message, requestId, ...(details?.length ? { details } : {}) } };
 }
 
-function graphqlErrorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {
+function graphqlErrorBody(code: string, message: string, requestId: string, details?: ErrorDetail[]) {
   return { errors: [{ message, extensions: { code, ...(details?.length ? { details } : {}), requestId } }] };
 }
 
@@ -24,16 +24,22 @@ export function sendError(ctx: Context, status: number, code: ErrorCode, message
   // Every 503 says when to try again (docs/errors.md): the part of the service that is away is
   // expected back, and clients that honour it do not hammer it meanwhile.
   if (status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  if (ctx.state.errorFormat === 'graphql') return sendGraphQLRequestError(ctx, status, code, message, details);
   ctx.status = status;
-  if (ctx.state.errorFormat === 'graphql') {
-    // The GraphQL-over-HTTP media type when the client prefers it, as Apollo Server answers its own errors.
-    const type = ctx.accepts('application/json', 'application/graphql-response+json') || 'application/json';
-    ctx.type = `${type}; charset=utf-8`;
-    ctx.body = graphqlErrorBody(code, message, ctx.state.requestId as string, details);
-    return;
-  }
   ctx.type = 'application/json';
   ctx.body = errorBody(code, message, ctx.state.requestId as string, details);
+}
+
+/**
+ * A GraphQL request error (nothing ran), with a code of the GraphQL conventions as well as the
+ * platform's (PERSISTED_QUERY_NOT_FOUND, which clients act on), in the media type the client prefers,
+ * as Apollo Server answers its own errors.
+ */
+export function sendGraphQLRequestError(ctx: Context, status: number, code: string, message: string, details?: ErrorDetail[]): void {
+  ctx.status = status;
+  const type = ctx.accepts('application/json', 'application/graphql-response+json') || 'application/json';
+  ctx.type = `${type}; charset=utf-8`;
+  ctx.body = graphqlErrorBody(code, message, ctx.state.requestId as string, details);
 }
 
 /** An ApiError as the HTTP answer: its status, headers and body. */

@@ -11,12 +11,15 @@
 // valid ones on distinct routes, and gateway sockets opened with distinct unknown tokens; and so are
 // floods of the overlay pages and their assets, the index and the realtime browser script.
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchEnvironment } from '../support/scratch-database.ts';
 import { assertNoServerLeft, isAlive, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { TRUSTED_DOCUMENTS_PATH, type Manifest } from '../../facade/graphql/trusted-documents.ts';
 
 let server: ServerProcess;
 let cleanup: () => Promise<void>;
@@ -207,6 +210,27 @@ describe('floods of distinct documents that run directly on a subgraph', () => {
     await expectSurvived(watching);
     expect([...statuses.keys()].every((status) => [200, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
     expect(statuses.get(200)).toBeGreaterThan(0);
+  }, 180_000);
+});
+
+describe('floods of distinct document ids', () => {
+  // Trusted documents by hash: unknown ids of every shape, and now and then a manifest one.
+  const known = (JSON.parse(readFileSync(TRUSTED_DOCUMENTS_PATH, 'utf8')) as Manifest).operations.find((operation) => operation.name === 'ListOrganisationEvents')!.id;
+  const named = (i: number, token?: string) => {
+    const id = i % 10 === 0 ? `sha256:${known}` : i % 3 ? `sha256:${createHash('sha256').update(String(i)).digest('hex')}` : `x-${i}-${'i'.repeat(i % 500)}`;
+    const body = i % 2 ? { documentId: id, variables: { organisationId: 'org_demo' } } : { extensions: { persistedQuery: { version: 1, sha256Hash: id.slice(7) } }, variables: { organisationId: 'org_demo' } };
+    return fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  };
+  it.each([
+    ['no credential', undefined],
+    ['a token', 'demo-token-app'],
+  ] as const)('with %s: answered 200/404 (or past a quota), the server lives', async (_who, token) => {
+    const watching = watch();
+    const statuses = await flood(2000, 24, (i) => named(i, token));
+    await expectSurvived(watching);
+    expect([...statuses.keys()].every((status) => [200, 404, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
+    // Without a credential the address's anonymous quota may already be spent by the floods before.
+    expect((statuses.get(404) ?? 0) + (token ? 0 : (statuses.get(429) ?? 0))).toBeGreaterThan(0);
   }, 180_000);
 });
 
