@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoServerLeft, isAlive, runScript, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../schema/compose.ts';
+import { GRAPHQL_LIMITS } from '../facade/graphql/limits.ts';
+import { DEFAULT_LIST_SIZE } from '../facade/graphql/cost-model.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -26,6 +28,12 @@ describe('router.yaml', () => {
     expect(propagated).not.toContain('svc-subgraph-secret');
     // The router itself listens where the deployment puts it; the subgraphs stay internal.
     expect(config.supergraph.listen).toBeDefined();
+  });
+
+  it('applies the limits /graphql applies: depth, aliases, root fields, and demand control from @cost and @listSize', async () => {
+    const config = parse(await readFile(path.join(root, 'router.yaml'), 'utf8'));
+    expect(config.limits).toMatchObject({ max_depth: GRAPHQL_LIMITS.depth, max_aliases: GRAPHQL_LIMITS.aliases, max_root_fields: GRAPHQL_LIMITS.rootFields });
+    expect(config.demand_control).toEqual({ enabled: true, mode: 'enforce', strategy: { static_estimated: { list_size: DEFAULT_LIST_SIZE, max: GRAPHQL_LIMITS.cost } } });
   });
 });
 

@@ -200,6 +200,8 @@ export async function admitOperation(
   }
   admission.remember();
   ctx.set(rateLimitHeaders(quota));
+  // What the answer reports in extensions.cost (http.ts).
+  ctx.state.graphqlCost = { estimated: admission.cost, charged: operationPoints(admission.cost) };
   // Apollo Server parses, validates and plans next, in one synchronous step: a turn of its own.
   await nextTurn();
   return { ...admission, quota };

@@ -4,4 +4,6 @@ import type { RequestScope, SubgraphContext } from '../../subgraphs/shared/conte
 export interface GatewayContext {
   scope: RequestScope;
   subgraphContexts?: Record<string, SubgraphContext>;
+  /** /graphql: the operation's estimated cost (@cost and @listSize) and the points it spent from the caller's quota. */
+  cost?: { estimated: number; charged: number };
 }

@@ -29,6 +29,19 @@ import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../..
  * An answer that holds a service_unavailable error (the database, or a subgraph, could not be
  * reached) is HTTP 503 with Retry-After, as REST answers are; data resolved before it stays in the body.
  */
+/** An answer says what its operation was estimated to cost and what it spent from the quota (docs/graphql.md#limits). */
+const costExtension: ApolloServerPlugin<GatewayContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single' || !contextValue.cost) return;
+        const result = response.body.singleResult;
+        result.extensions = { ...result.extensions, cost: contextValue.cost };
+      },
+    };
+  },
+};
+
 const unavailableStatus: ApolloServerPlugin<GatewayContext> = {
   async requestDidStart() {
     return {
@@ -61,7 +74,7 @@ export async function startGraphQLServer(gateway: DirectGateway, logger: Logger)
     // would skip them, so automatic persisted queries are off.
     persistedQueries: false,
     // Apollo's landing page loads Sandbox from a CDN: browsers get ide.ts's GraphiQL instead.
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorsPlugin(), unavailableStatus],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorsPlugin(), unavailableStatus, costExtension],
     // The platform drains requests on SIGTERM itself (facade/server.ts); Apollo's own handler would
     // stop the server at the signal and fail the GraphQL operations still in flight.
     stopOnTerminationSignals: false,
@@ -136,7 +149,7 @@ function outcomeOfBody(body: unknown, responseKey: string): CheckOutcome {
 
 export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext>, gateway: ApolloGateway, { limits, sql }: RouteLimits, documents: TrustedDocuments) {
   // The scope made for the rate limit is the one the operation runs with: one token lookup per request.
-  const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx) }));
+  const handler = apolloKoa(server, async (ctx) => ({ scope: (ctx.state.scope as GatewayContext['scope'] | undefined) ?? scopeOf(ctx), cost: ctx.state.graphqlCost as GatewayContext['cost'] }));
   router.all('graphql', '/graphql', async (ctx, next) => {
     ctx.state.route = '/graphql';
     // Everything /graphql refuses (method, media type, body, limits, quota) is a GraphQL error body.

@@ -25,6 +25,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { DEFAULT_LIST_SIZE, supergraphCostModel, type ListSize } from './cost-model.ts';
 
 export const GRAPHQL_LIMITS = {
   /** Bytes of the query text. */
@@ -53,11 +54,6 @@ export const GRAPHQL_LIMITS = {
   fieldMerges: 50_000,
 } as const;
 
-/** A list without a limit argument is assumed to hold this many items. */
-export const ASSUMED_LIST_SIZE = 20;
-/** What a metered field adds: each alias of it is a billed call and a statement. */
-export const METERED_FIELD_COST = 10;
-const isMetered = (field: string) => field.startsWith('esports');
 
 const INTROSPECTION_LISTS = new Set(['types', 'fields', 'args', 'inputFields', 'interfaces', 'possibleTypes', 'enumValues', 'directives']);
 
@@ -153,10 +149,12 @@ interface Budget {
  * `selections` budget, so the walk is bounded whatever the document: a chain of fragments that spread
  * the next one twice expands exponentially, and is refused after `selections` steps.
  *
- * Cost: a field that returns an object costs 1, a leaf 0, a metered field 10 more; a list field
- * multiplies what it and its selection cost by its size: the `limit` argument given to it or to the
- * field that holds it (a page's `data`), else 20. Introspection fields cost nothing (they never
- * reach the database) but their lists may nest at most three deep.
+ * Cost, as the schema declares it (cost-model.ts): a field weighs its @cost, else its type's, else 1
+ * when it returns an object and 0 for a leaf (metered esports fields declare 11: each alias is a
+ * billed call and a statement); a list field multiplies what it and its selection cost by its size:
+ * the largest slicing argument its @listSize names (`limit`), else its assumedSize, else 20; a field
+ * whose @listSize names sizedFields (a page's `data`) sizes those children instead. Introspection
+ * fields cost nothing (they never reach the database) but their lists may nest at most three deep.
  */
 function walkDefinition(
   schema: GraphQLSchema,
@@ -169,6 +167,7 @@ function walkDefinition(
   reached: Set<string>,
 ): OperationCosts {
   const totals = { depth: 0, aliases: 0, fields: 0 };
+  const model = supergraphCostModel();
   // The fragments being expanded on the current path: a spread of one of them is a cycle, which
   // validation refuses; the walk skips it. One set, added to and removed from as the walk goes.
   const active = new Set<string>();
@@ -196,7 +195,7 @@ function walkDefinition(
     parent: GraphQLCompositeType | null,
     place: Place,
     depth: number,
-    listSize: number | undefined,
+    sized: Sized | undefined,
     introspectionLists: number,
   ): { cost: number; rootFields: number } => {
     let cost = 0;
@@ -204,7 +203,7 @@ function walkDefinition(
     for (const selection of set.selections) {
       step();
       if (selection.kind === Kind.FIELD) {
-        cost += visitField(selection, parent, place, depth, listSize, introspectionLists);
+        cost += visitField(selection, parent, place, depth, sized, introspectionLists);
         if (selection.name.value !== '__typename') rootFields++;
         continue;
       }
@@ -221,7 +220,7 @@ function walkDefinition(
       }
       const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
       try {
-        const inner = walk(fragment.selectionSet, condition && isCompositeType(condition) ? condition : null, place, depth, listSize, introspectionLists);
+        const inner = walk(fragment.selectionSet, condition && isCompositeType(condition) ? condition : null, place, depth, sized, introspectionLists);
         cost += inner.cost;
         rootFields += inner.rootFields;
       } finally {
@@ -236,7 +235,7 @@ function walkDefinition(
     parent: GraphQLCompositeType | null,
     parentPlace: Place,
     parentDepth: number,
-    listSize: number | undefined,
+    sized: Sized | undefined,
     introspectionLists: number,
   ): number => {
     const depth = parentDepth + 1;
@@ -276,19 +275,39 @@ function walkDefinition(
         throw new LimitExceeded('introspectionListNesting', `Introspection lists nest at most ${GRAPHQL_LIMITS.introspectionListNesting} deep.`);
       }
     }
-    const limitArgument = intValue(node.arguments?.find((argument) => argument.name.value === 'limit')?.value, variables);
-    const size = Math.min(list ? (limitArgument ?? listSize ?? ASSUMED_LIST_SIZE) : 1, MAX_COST);
+    const declared = parent ? model.fields.get(`${parent.name}.${name}`) : undefined;
+    const listSize = declared?.listSize;
+    const slice = listSize ? sliceOf(node, listSize, variables) : undefined;
+    // Sized by the field that holds it (a page's data), else by its own @listSize, else the default.
+    const ownSize = sized?.fields.includes(name) ? sized.size : listSize && !listSize.sizedFields.length ? slice : undefined;
+    const size = Math.min(list ? (ownSize ?? DEFAULT_LIST_SIZE) : 1, MAX_COST);
     const inner = node.selectionSet
-      ? walk(node.selectionSet, named && isCompositeType(named) ? named : null, place, depth, limitArgument, nesting).cost
+      ? walk(node.selectionSet, named && isCompositeType(named) ? named : null, place, depth, listSize?.sizedFields.length ? { fields: listSize.sizedFields, size: slice } : undefined, nesting).cost
       : 0;
     const free = introspection || (parent?.name.startsWith('__') ?? false);
-    const own = free ? 0 : (composite ? 1 : 0) + (parent === rootType && isMetered(name) ? METERED_FIELD_COST : 0);
+    const own = free ? 0 : (declared?.weight ?? (named ? model.types.get(named.name) : undefined) ?? (composite ? 1 : 0));
     // Bounded, so that a huge limit times a free selection is not NaN (Infinity × 0).
     return Math.min(Math.max(1, size) * (own + inner), MAX_COST);
   };
 
   const { cost, rootFields } = walk(selectionSet, parentType, newPlace(), 0, undefined, 0);
   return { ...totals, rootFields, cost };
+}
+
+/** Children of a field whose @listSize names them in sizedFields, and the size it gives them. */
+interface Sized {
+  fields: string[];
+  size: number | undefined;
+}
+
+/** The size a @listSize field's slicing arguments give (the largest given), else its assumedSize. */
+function sliceOf(node: FieldNode, listSize: ListSize, variables: Record<string, unknown>): number | undefined {
+  let size: number | undefined;
+  for (const name of listSize.slicingArguments) {
+    const value = intValue(node.arguments?.find((argument) => argument.name.value === name)?.value, variables);
+    if (value !== undefined) size = Math.max(size ?? 0, value);
+  }
+  return size ?? listSize.assumedSize;
 }
 
 /** What an operation definition counts against `selections` before its own selections. */
@@ -302,7 +321,7 @@ function checkOperationTotals({ rootFields, cost }: OperationCosts): void {
     throw new LimitExceeded('rootFields', `The operation asks for ${rootFields} root fields; at most ${GRAPHQL_LIMITS.rootFields}.`);
   }
   if (cost > GRAPHQL_LIMITS.cost) {
-    throw new LimitExceeded('cost', `The operation's estimated cost is ${cost}; at most ${GRAPHQL_LIMITS.cost} (lists count with their limit, 20 when none is given).`);
+    throw new LimitExceeded('cost', `The operation's estimated cost is ${cost}; at most ${GRAPHQL_LIMITS.cost} (@cost and @listSize in the schema: lists count with their limit, 20 when none is given).`);
   }
 }
 

@@ -36,7 +36,7 @@ describe('/graphql for browsers', () => {
     }
     expect((await fetch(`${server.url}/graphql/ide/nothing.js`)).status).toBe(404);
     const query = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'text/html, application/json' } });
-    expect(await query.json()).toEqual({ data: { __typename: 'Query' } });
+    expect(await query.json()).toEqual({ data: { __typename: 'Query' }, extensions: { cost: { estimated: 0, charged: 1 } } });
   });
 
   it.skipIf(!executablePath)('loads GraphiQL in headless Chromium from this server alone and runs the default query', async () => {

@@ -48,6 +48,25 @@ describe('/graphql', () => {
   });
 });
 
+describe('/graphql reports the cost', () => {
+  it('estimated from @cost and @listSize, and charged, in extensions.cost; the RateLimit header spends the same', async () => {
+    const text = 'query Small { organisationEvents(organisationId: "org_demo", limit: 50) { data { id } } }';
+    const send = async () => {
+      const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...bearer('demo-token-alice'), 'content-type': 'application/json' }, body: JSON.stringify({ query: text }) });
+      const remaining = Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]);
+      return { remaining, body: (await response.json()) as { extensions?: { cost?: { estimated: number; charged: number } } } };
+    };
+    const first = await send();
+    // The page 1 (an object) + 50 events × 1, their ids free.
+    expect(first.body.extensions?.cost).toEqual({ estimated: 51, charged: 6 });
+    const second = await send();
+    expect(first.remaining - second.remaining).toBe(6);
+    // A metered esports read declares @cost(weight: 11).
+    const esports = await post('{ esportsEvents(limit: 10) { data { id } } }');
+    expect(esports.body.extensions?.cost).toEqual({ estimated: 21, charged: 3 });
+  });
+});
+
 describe('the realtime gateway', () => {
   // Each participant costs 1 + 3 × 20 = 61 through its lineups: 100 participants about 6,100.
   const subscription = (definition: string) =>

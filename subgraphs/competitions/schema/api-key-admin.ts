@@ -2,6 +2,7 @@
 // when it is issued (creation, rotation).
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeyView, type IssuedApiKey } from '../api-key-admin.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
@@ -35,6 +36,7 @@ builder.objectFields(Organisation, (t) => ({
     type: ApiKeyPage,
     description: 'API keys in creation order, revoked ones included; administrators only.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) },
+    directives: PAGED_BY_LIMIT,
     resolve: (organisation, args, ctx) => listApiKeys(ctx, organisation.id, args),
   }),
 }));

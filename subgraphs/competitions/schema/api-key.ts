@@ -2,6 +2,7 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, outsideOverlay, type EventView } from '../api-key-reads.ts';
 import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
@@ -59,6 +60,7 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
       type: EventPage,
       description: "The organisation's events in creation order; ifNoneMatch as on organisationEvents.",
       args: eventListArgs(t.arg),
+      directives: PAGED_BY_LIMIT,
       resolve: (key, args, ctx) => keyEventsPage(ctx, key, args),
     }),
     event: t.field({
@@ -87,6 +89,7 @@ const ApiKeyView = builder.objectRef<KeyAuthority>('ApiKeyView').implement({
       type: MapPage,
       description: 'Maps in id order.',
       args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) },
+      directives: PAGED_BY_LIMIT,
       resolve: (_key, args, ctx) => mapsPage(ctx, args),
     }),
   }),

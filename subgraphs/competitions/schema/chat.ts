@@ -1,6 +1,7 @@
 // Match chat for applications: messages with their reactions, and the application's own reaction.
 // Rules live in ../chat.ts.
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { getMessage, listMessages, react, type ChatActor, type ChatMessageView, type ChatReactionView } from '../chat.ts';
 import { pageType } from './page.ts';
 
@@ -63,6 +64,7 @@ builder.queryFields((t) => ({
     type: ChatMessagePage,
     description: "A match's chat, oldest first. The application needs an active installation on the match's event or organisation.",
     args: { matchId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => listMessages(ctx, String(args.matchId), args),
   }),
   chatMessage: t.field({

@@ -2,6 +2,7 @@
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
@@ -87,6 +88,7 @@ builder.objectFields(Event, (t) => ({
     type: ParticipantPage,
     description: 'Participants in registration order; filter status.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), status: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `participants|${event.id}|${args.status ?? ''}`,
@@ -105,6 +107,7 @@ builder.objectFields(Event, (t) => ({
     type: InvitationPage,
     description: 'Invitations in creation order; filters stageId and groupId.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), stageId: t.arg.id(), groupId: t.arg.id() },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `invitations|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,
@@ -128,6 +131,7 @@ builder.objectFields(Event, (t) => ({
     type: PlaydayPage,
     description: 'Playdays by date.',
     args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit) },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `playdays|${event.id}`,

@@ -2,6 +2,7 @@
 // event the caller may already see (v2: an installation; v1: the organisation's API key).
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
 import { Event, Stage } from './event.ts';
 import { pageType } from './page.ts';
@@ -41,6 +42,7 @@ builder.objectFields(Event, (t) => ({
     type: StagePage,
     description: 'Stages in order (position).',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit) },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `stages|${event.id}`,
@@ -59,6 +61,7 @@ builder.objectFields(Event, (t) => ({
     type: GroupPage,
     description: 'Groups by stage, then position; filter stageId.',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id() },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `groups|${event.id}|${args.stageId ?? ''}`,
@@ -77,6 +80,7 @@ builder.objectFields(Event, (t) => ({
     type: RoundPage,
     description: 'Rounds by stage, then number; filters stageId and groupId.',
     args: { cursor: t.arg.string(page.cursor), limit: t.arg.int(page.limit), stageId: t.arg.id(), groupId: t.arg.id() },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({
         binding: `rounds|${event.id}|${args.stageId ?? ''}|${args.groupId ?? ''}`,

@@ -1,6 +1,7 @@
 // Event and its stages; one event, and an organisation's events page by page with an ETag.
 import type { Event as EventRow } from '../../shared/db/generated/client.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import type { ArgBuilder } from '@pothos/core';
 import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { readableEvent } from '../access.ts';
@@ -94,6 +95,7 @@ builder.queryFields((t) => ({
     type: EventPage,
     description: 'Events of an organisation in creation order. Needs an active installation on the organisation.',
     args: { organisationId: t.arg.id({ required: true }), ...eventListArgs(t.arg) },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => listOrganisationEvents(ctx, { ...args, organisationId: String(args.organisationId) }),
   }),
 }));

@@ -1,6 +1,7 @@
 // The competitions subgraph: organisations, users, teams and events, and everything they hold. One
 // module per entity, each with its type and its root fields.
 import { builder } from '../builder.ts';
+import { toSubgraphSchema } from '../../shared/demand-control.ts';
 import './organisation.ts';
 import './user.ts';
 import './team.ts';
@@ -17,4 +18,4 @@ import './overlay-tokens.ts';
 import './chat.ts';
 
 export { builder };
-export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
+export const schema = toSubgraphSchema(builder, ['@key']);

@@ -2,6 +2,7 @@
 // the maps played, timing, best-of and stream links.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
 import type { MatchSourceView } from '../statements.ts';
 import { Event } from './event.ts';
@@ -127,6 +128,7 @@ builder.queryFields((t) => ({
     type: StageMatchPage,
     description: "A stage's matches in bracket order: winners, losers, grand_final, third_place, then round number, group position and position. Needs an active installation on the event or its organisation.",
     args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), ifNoneMatch: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => stageMatchPage(ctx, { ...args, eventId: String(args.eventId), stageId: String(args.stageId) }),
   }),
 }));
@@ -136,6 +138,7 @@ builder.objectFields(Event, (t) => ({
     type: MatchPage,
     description: 'Matches in creation order; filters stageId, groupId, roundId, status.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id(), roundId: t.arg.id(), status: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       matchPage(ctx, event.id, { ...args, stageId: args.stageId == null ? null : String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId), roundId: args.roundId == null ? null : String(args.roundId) }),
   }),

@@ -2,6 +2,7 @@
 // source), managed by the users who manage its broadcast: the token is answered only when issued.
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createOverlayToken, listOverlayTokens, revokeOverlayToken, type IssuedOverlayToken, type OverlayTokenView } from '../overlay-tokens.ts';
 import { overlayTokenCreateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
@@ -36,6 +37,7 @@ builder.objectFields(Organisation, (t) => ({
     type: OverlayTokenPage,
     description: 'Overlay tokens in creation order, revoked and expired ones included; for users who manage the broadcast.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }) },
+    directives: PAGED_BY_LIMIT,
     resolve: (organisation, args, ctx) => listOverlayTokens(ctx, organisation.id, args),
   }),
 }));

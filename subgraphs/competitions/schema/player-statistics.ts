@@ -1,5 +1,6 @@
 // PlayerStatistics: a player's totals and rates over an event, a stage or a group.
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventPlayerStatistics, PLAYER_RATES, PLAYER_TOTALS, type PlayerStatistics } from '../player-statistics.ts';
 import { conditionalPageType } from './page.ts';
 
@@ -32,6 +33,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: '1–100, default 20' }),
       ifNoneMatch: t.arg.string(),
     },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) =>
       eventPlayerStatistics(ctx, {
         ...args,

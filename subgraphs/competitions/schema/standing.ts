@@ -3,6 +3,7 @@
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import type { StandingReadRow } from '../statements.ts';
 import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';
@@ -53,6 +54,7 @@ builder.queryFields((t) => ({
     type: StageStandingPage,
     description: "A stage's standings (one group's with groupId) in rank order: groups by position, then rank, tied rows by seed. Needs an active installation on the event or its organisation.",
     args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), groupId: t.arg.id(), cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), ifNoneMatch: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: async (_root, args, ctx) =>
       (await stageStandingPage(ctx, { ...args, eventId: String(args.eventId), stageId: String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId) })) as never,
   }),
@@ -63,6 +65,7 @@ builder.objectFields(Event, (t) => ({
     type: StandingPage,
     description: 'Standings by stage, then group, rank (tied rows by seed); filters stageId and groupId.',
     args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id() },
+    directives: PAGED_BY_LIMIT,
     resolve: async (event, args, ctx) =>
       (await eventStandingPage(ctx, event.id, { ...args, stageId: args.stageId == null ? null : String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId) })) as never,
   }),

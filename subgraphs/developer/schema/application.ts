@@ -1,6 +1,7 @@
 // Application: an OAuth client, its owner and its installations; the calling application itself.
 import { notFound } from '../../shared/errors.ts';
 import { builder, refs } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { applicationInstallations } from '../installations.ts';
 import { InstallationPage } from './installation.ts';
 
@@ -33,6 +34,7 @@ export const Application = builder.prismaObject('Application', {
         status: t.arg.string({ description: 'active or revoked' }),
         targetType: t.arg.string({ description: 'user, team, organisation or event' }),
       },
+      directives: PAGED_BY_LIMIT,
       resolve: (app, args, ctx) => applicationInstallations(ctx, app.id, args),
     }),
   }),

@@ -1,6 +1,7 @@
 // The developer subgraph: applications, installations, tokens and the authority they carry. One
 // module per entity.
 import { builder } from '../builder.ts';
+import { toSubgraphSchema } from '../../shared/demand-control.ts';
 import './installation.ts';
 import './application.ts';
 import './authority-context.ts';
@@ -9,4 +10,4 @@ import './webhook.ts';
 import './owner-transfer.ts';
 
 export { builder };
-export const schema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
+export const schema = toSubgraphSchema(builder, ['@extends', '@key']);

@@ -1,6 +1,7 @@
 // Owner transfers: the queries and mutations the REST routes run. Rules live in ../owner-transfers/.
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createTransferInput } from '../owner-transfers/inputs.ts';
 import { createTransfer, getTransfer, listTransfers, transition, type TransferView } from '../owner-transfers/transfers.ts';
 import { Owner } from './application.ts';
@@ -28,6 +29,7 @@ builder.queryFields((t) => ({
     type: OwnerTransferPage,
     description: "An application's owner transfers the caller is a party to, newest first.",
     args: { appId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int(), status: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => listTransfers(ctx, String(args.appId), args),
   }),
   ownerTransfer: t.field({

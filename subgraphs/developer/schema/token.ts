@@ -1,6 +1,7 @@
 // OAuth: the GraphQL faces of POST /oauth/token, /oauth/revoke and /oauth/introspect, and the
 // applications a user has authorised.
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { issueToken, type IssuedToken } from '../oauth/tokens.ts';
 import { introspectToken, revokeToken, type Introspection } from '../oauth/revocation.ts';
 import { storeOf } from '../oauth/model.ts';
@@ -110,6 +111,7 @@ builder.queryFields((t) => ({
     type: UserAuthorizationPage,
     description: 'The applications the caller (a user) has authorised, by application id.',
     args: { cursor: t.arg.string(), limit: t.arg.int() },
+    directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => listUserAuthorizations(ctx, args),
   }),
 }));

@@ -2,6 +2,7 @@
 // and the mutations the REST routes run. Rules live in ../webhooks/.
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/deliveries.ts';
 import {
   createEndpoint,
@@ -80,6 +81,7 @@ export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boo
         }),
       })),
       args: { cursor: t.arg.string(), limit: t.arg.int() },
+      directives: PAGED_BY_LIMIT,
       resolve: (row, args, ctx) => listAttempts(ctx, row.applicationId, row.id, args),
     }),
   }),
@@ -101,6 +103,7 @@ builder.objectFields(Application, (t) => ({
     type: WebhookEndpointPage,
     description: 'Webhook endpoints in creation order.',
     args: { cursor: t.arg.string(), limit: t.arg.int() },
+    directives: PAGED_BY_LIMIT,
     resolve: (app, args, ctx) => listEndpoints(ctx, app.id, args),
   }),
   webhookEndpoint: t.field({
@@ -112,6 +115,7 @@ builder.objectFields(Application, (t) => ({
     type: WebhookDeliveryPage,
     description: 'Deliveries, newest first.',
     args: { cursor: t.arg.string(), limit: t.arg.int(), endpointId: t.arg.id(), status: t.arg.string(), eventType: t.arg.string() },
+    directives: PAGED_BY_LIMIT,
     resolve: (app, args, ctx) => listDeliveries(ctx, app.id, { ...args, endpointId: args.endpointId == null ? null : String(args.endpointId) }),
   }),
   webhookDelivery: t.field({

@@ -1,5 +1,6 @@
 // Published esports events with their stages, groups and map statistics (metered reads).
 import { builder } from '../builder.ts';
+import { PAGED_BY_LIMIT, METERED_CALL } from '../../shared/demand-control.ts';
 import {
   esportsEvents,
   esportsGroup,
@@ -77,12 +78,17 @@ builder.queryFields((t) => {
     esportsEvents: t.field({ type: EsportsEventPage,
       // Nullable: one failing esports field must not void (and so un-deliver) the others, which are metered.
       nullable: true,
-      description: `Published esports events. ${METERED}`, args: paging, resolve: (_r, args, ctx) => esportsEvents(ctx, args) }),
+      description: `Published esports events. ${METERED}`,
+      args: paging,
+      directives: { ...PAGED_BY_LIMIT, ...METERED_CALL },
+      resolve: (_r, args, ctx) => esportsEvents(ctx, args),
+    }),
     esportsEventStages: t.field({
       type: EsportsStagePage,
       nullable: true,
       description: `Stages of an esports event. ${METERED}`,
       args: { eventId: t.arg.id({ required: true }), ...paging },
+      directives: { ...PAGED_BY_LIMIT, ...METERED_CALL },
       resolve: (_r, args, ctx) => esportsStages(ctx, String(args.eventId), args),
     }),
     esportsEventMapStatistics: t.field({
@@ -90,6 +96,7 @@ builder.queryFields((t) => {
       nullable: true,
       description: `Map statistics of an esports event. ${METERED}`,
       args: { eventId: t.arg.id({ required: true }), ...paging },
+      directives: { ...PAGED_BY_LIMIT, ...METERED_CALL },
       resolve: (_r, args, ctx) => esportsMapStatistics(ctx, String(args.eventId), args),
     }),
     esportsGroup: t.field({
@@ -97,6 +104,7 @@ builder.queryFields((t) => {
       nullable: true,
       description: `A group of a stage of an esports event; a group outside that stage is not_found. ${METERED}`,
       args: { eventId: t.arg.id({ required: true }), stageId: t.arg.id({ required: true }), groupId: t.arg.id({ required: true }) },
+      directives: METERED_CALL,
       resolve: (_r, args, ctx) => esportsGroup(ctx, String(args.eventId), String(args.stageId), String(args.groupId)),
     }),
   };

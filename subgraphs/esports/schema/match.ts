@@ -1,5 +1,6 @@
 // Published esports matches and their statistics (metered reads).
 import { builder } from '../builder.ts';
+import { METERED_CALL } from '../../shared/demand-control.ts';
 import { esportsMatch, esportsMatchStatistics, MATCH_STATISTICS_COUNTS, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
 import { METERED } from './page.ts';
 
@@ -44,6 +45,7 @@ builder.queryFields((t) => {
       nullable: true,
       description: `An esports match. ${METERED}`,
       args: { matchId: t.arg.id({ required: true }) },
+      directives: METERED_CALL,
       resolve: (_r, args, ctx) => esportsMatch(ctx, String(args.matchId)),
     }),
     esportsMatchStatistics: t.field({
@@ -51,6 +53,7 @@ builder.queryFields((t) => {
       nullable: true,
       description: `Statistics of an esports match. ${METERED}`,
       args: { matchId: t.arg.id({ required: true }) },
+      directives: METERED_CALL,
       resolve: (_r, args, ctx) => esportsMatchStatistics(ctx, String(args.matchId)),
     }),
   };
