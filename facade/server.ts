@@ -101,7 +101,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   const router = new Router({ methods: http.METHODS });
   mountRoutes(router, routeTable, runner, logger, routeLimits);
   mountAuthorizePages(router, db, limits, issuer);
-  mountIdeAssets(router, () => gateway.schema);
+  mountIdeAssets(router, () => gateway.schema, trustedDocuments.config.mode !== 'require');
   mountOverlays(router);
   mountGraphQL(router, graphql, gateway, routeLimits, trustedDocuments);
   mountDocs(router, buildOpenApiDocument(routeTable));

@@ -14,7 +14,7 @@ import { gatewayQueryPlanner } from '../facade/graphql/gateway-internals.ts';
 import { supergraphPath } from '../schema/compose.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
 import { DirectExecution } from '../facade/graphql/direct-execution.ts';
-import { compiledBytes } from '../facade/graphql/direct-gateway.ts';
+import { directBytes } from '../facade/graphql/direct-gateway.ts';
 import type { Database } from '../subgraphs/shared/db/database.ts';
 
 setFlagsFromString('--expose-gc');
@@ -102,8 +102,8 @@ describe('estimates of what caches hold', () => {
       }
     });
 
-    it('a /graphql document compiled for its subgraph holds less than its estimate', async () => {
-      // Compiling reads no data: the database is never reached.
+    it('a /graphql document decided to run on its subgraph holds less than its estimate', async () => {
+      // Deciding reads no data: the database is never reached.
       const execution = new DirectExecution(gateway, { db: {} as Database, schemas: await loadSubgraphSchemas() }, console, () => undefined);
       const documents: Record<string, (i: number) => string> = {
         small: (i) => `query Q${unique(i)} { event(id: "e") { id name state revision } }`,
@@ -112,15 +112,15 @@ describe('estimates of what caches hold', () => {
         repeated: (i) => `query Q${unique(i)} { event(id: "e") { ${rep(60, () => 'id name state')} stages { ${rep(60, () => 'id name')} } } }`,
         fragments: (i) => `query Q${unique(i)} { event(id: "e") { ...A ...B } } fragment A on Event { id name stages { id } } fragment B on Event { id state stages { name format } }`,
       };
-      // Larger documents are not compiled (direct-gateway.ts): measured here, the estimate still holds them.
+      // Larger documents go to the gateway (direct-gateway.ts): measured here, the estimate still holds them.
       documents.largest = (i) => `query Q${unique(i)} { ${rep(60, (k) => `a${k}: event(id: "e${k}") { id name stages { id name format bestOf } }`)} }`;
       for (const [name, make] of Object.entries(documents)) {
         let estimate = 0;
         const measured = retainedBytes((i) => {
           const document = parse(make(i));
-          const target = execution.targetOf(document, undefined);
-          if (!target?.compiled) throw new Error(`${name} does not run directly, compiled`);
-          estimate = compiledBytes(document);
+          const target = execution.targetOf(document, undefined, { compile: false });
+          if (!target) throw new Error(`${name} does not run directly`);
+          estimate = directBytes(document);
           return [target, document];
         });
         expect(measured, `${name}: ${(measured / 1024).toFixed(1)} KiB measured, ${(estimate / 1024).toFixed(1)} KiB estimated`).toBeLessThan(estimate);

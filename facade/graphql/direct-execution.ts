@@ -57,7 +57,7 @@ export class DirectExecution {
    * there and its text is valid on that subgraph as written (it is what will run there); else null.
    * The document must already be valid on the supergraph's API schema.
    */
-  targetOf(document: DocumentNode, operationName: string | null | undefined): DirectTarget | null {
+  targetOf(document: DocumentNode, operationName: string | null | undefined, { compile = true }: { compile?: boolean } = {}): DirectTarget | null {
     if (introspects(document)) return null;
     const planner = gatewayQueryPlanner(this.gateway);
     const plan = planner.buildQueryPlan(operationFromDocument(planner.supergraph.schema, document, { operationName: operationName ?? undefined }));
@@ -65,6 +65,7 @@ export class DirectExecution {
     if (!node || node.kind !== 'Fetch' || node.requires) return null;
     const schema = this.local.schemas[node.serviceName];
     if (!schema || validate(schema, document).length) return null;
+    if (!compile) return { subgraph: node.serviceName, schema };
     const compiled = compileQuery(schema, document, operationName ?? undefined);
     if (isCompiledQuery(compiled)) return { subgraph: node.serviceName, schema, compiled };
     this.logger.warn(`Operation ${operationName ?? '(anonymous)'} runs interpreted: ${compiled.errors?.map((e) => e.message).join('; ')}`);

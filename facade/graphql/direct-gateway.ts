@@ -1,9 +1,12 @@
 // The gateway as Apollo Server sees it for /graphql: a document whose plan is one fetch to a subgraph
-// of this process runs there, compiled, as route operations do (direct-execution.ts); any other goes
-// to @apollo/gateway's executor. Apollo Server keeps everything else (parse and validation against the
+// of this process runs there (direct-execution.ts); any other goes to @apollo/gateway's executor.
+// Clients' documents run with graphql-js, the executor the subgraph runs under the gateway, not
+// compiled by graphql-jit as route operations are: jit answers some documents otherwise (a non-null
+// variable's default, @skip/@include's field order, a `__proto__` alias, how many errors a list
+// reports), which the platform's own operations never write. Apollo Server keeps everything else (parse and validation against the
 // API schema, its plugins, error formatting, the HTTP answer), so both ways answer alike by
-// construction. What was decided for a document (its target and compiled code, or "the gateway") is
-// kept by query hash and operation name, least recently used first out, bounded in bytes.
+// construction. What was decided for a document (its target, or "the gateway") is kept by query hash
+// and operation name, least recently used first out, bounded in bytes.
 import type { ApolloGateway } from '@apollo/gateway';
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { GraphQLError, getVariableValues, type DocumentNode, type GraphQLFormattedError } from 'graphql';
@@ -17,21 +20,21 @@ type GatewayInterface = ApolloServerOptionsWithGateway<GatewayContext>['gateway'
 type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
 type GatewayGraphQLRequestContext = Parameters<GatewayExecutor>[0];
 
-/** Bytes of decisions kept: the compiled documents and the documents sent to the gateway. */
+/** Bytes of decisions kept: the documents that run directly and those sent to the gateway. */
 export const DIRECT_DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
 
 /** What a decision for the gateway holds: its key and the entry. */
 const GATEWAY_ENTRY_BYTES = 256;
 
 /**
- * A compiled document: the document graphql-jit keeps, its generated functions and their closures
- * (test/document-memory.test.ts holds it above the measurements: 25–35 KiB for small documents,
- * about 0.8 of the document's own estimate for large ones).
+ * What a decision to run a document directly holds: the document it keeps alive (also in Apollo
+ * Server's store, which may drop it first) and the target. Compiled by graphql-jit it would hold up
+ * to 8 KiB + four times the document's estimate (test/document-memory.test.ts).
  */
-export const compiledBytes = (document: DocumentNode) => 8 * 1024 + 4 * parsedBytes(document);
+export const directBytes = (document: DocumentNode) => 1024 + parsedBytes(document);
 
-/** A document whose compiled form the cache would not keep (over a quarter of it) goes to the gateway, planned and cached there, instead of being compiled again for every request. */
-const MAX_COMPILED_BYTES = DIRECT_DOCUMENT_CACHE_BYTES / 4;
+/** A document whose decision the cache would not keep (over a quarter of it) goes to the gateway, planned and cached there, instead of being planned again for every request. */
+const MAX_DIRECT_BYTES = DIRECT_DOCUMENT_CACHE_BYTES / 4;
 
 type Decision = DirectTarget | false;
 
@@ -45,7 +48,7 @@ function asGatewayError(error: GraphQLFormattedError, serviceName: string): Grap
 
 export class DirectGateway implements GatewayInterface {
   private readonly decisions: LRUCache<string, Decision> | null;
-  // The document each target was compiled from, for its size.
+  // The document each target was decided for, for its size.
   private readonly documents = new WeakMap<DirectTarget, DocumentNode>();
 
   constructor(
@@ -53,7 +56,7 @@ export class DirectGateway implements GatewayInterface {
     private readonly direct: DirectExecution | null,
     private readonly count: (execution: 'direct' | 'gateway') => void = () => undefined,
   ) {
-    const sizeOf = (decision: Decision, key: string) => (decision ? compiledBytes(this.documents.get(decision)!) : GATEWAY_ENTRY_BYTES + 2 * key.length);
+    const sizeOf = (decision: Decision, key: string) => (decision ? directBytes(this.documents.get(decision)!) : GATEWAY_ENTRY_BYTES + 2 * key.length);
     this.decisions = direct ? budgetedCache('graphql_direct_documents', DIRECT_DOCUMENT_CACHE_BYTES, sizeOf) : null;
   }
 
@@ -93,7 +96,7 @@ export class DirectGateway implements GatewayInterface {
     const key = `${queryHash}\u0000${operationName ?? ''}`;
     const known = this.decisions!.get(key);
     if (known !== undefined) return known || null;
-    const target = compiledBytes(document) > MAX_COMPILED_BYTES ? null : direct.targetOf(document, operationName);
+    const target = directBytes(document) > MAX_DIRECT_BYTES ? null : direct.targetOf(document, operationName, { compile: false });
     if (target) this.documents.set(target, document);
     this.decisions!.set(key, target ?? false);
     return target;

@@ -12,6 +12,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
 import { withSubscriptions } from '../realtime/schema.ts';
+import { assetServer } from '../http/static-assets.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -63,7 +64,7 @@ function isSubscription(document, name) {
 const fetcher = (params, options) =>
   isSubscription(options?.documentAST, params.operationName) ? socketFor(options?.headers).iterate(params) : overHttp(params, options);
 fetch(settings.schema)
-  .then((response) => response.json())
+  .then((response) => (response.ok ? response.json() : Promise.reject(new Error('the schema could not be read (HTTP ' + response.status + ')'))))
   .then((schema) => {
     ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, {
       fetcher,
@@ -72,6 +73,9 @@ fetch(settings.schema)
       defaultHeaders: settings.headers,
       defaultEditorToolsVisibility: true,
     }));
+  })
+  .catch((error) => {
+    document.getElementById('graphiql').textContent = 'GraphiQL could not start: ' + error.message + '. Reload the page.';
   });
 `;
 
@@ -99,7 +103,8 @@ const PAGE = `<!doctype html>
 const POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'";
 
 /** A browser asking for a page (not a GraphQL GET, which carries a query). */
-export const wantsIde = (ctx: Context) => ctx.method === 'GET' && ctx.query.query === undefined && ctx.accepts(['application/json', 'text/html']) === 'text/html';
+export const wantsIde = (ctx: Context) =>
+  ctx.method === 'GET' && ctx.query.query === undefined && ctx.query.documentId === undefined && ctx.query.extensions === undefined && ctx.accepts(['application/json', 'text/html']) === 'text/html';
 
 export function sendIde(ctx: Context) {
   ctx.set('Content-Security-Policy', POLICY);
@@ -108,33 +113,27 @@ export function sendIde(ctx: Context) {
   ctx.body = PAGE;
 }
 
-// The schema's introspection, made once per schema (the gateway's changes only with the supergraph).
-const introspections = new WeakMap<GraphQLSchema, string>();
-
-/** `apiSchema`: the gateway's API schema, once it has loaded. */
-export function mountIdeAssets(router: Router, apiSchema: () => GraphQLSchema | undefined) {
-  router.get('graphql-ide', '/graphql/ide/:asset', (ctx) => {
+/**
+ * `apiSchema`: the gateway's API schema, once it has loaded; `describes`: whether the schema is
+ * published (not when only trusted documents run: GRAPHQL_TRUSTED_DOCUMENTS=require).
+ */
+export function mountIdeAssets(router: Router, apiSchema: () => GraphQLSchema | undefined, describes = true) {
+  const send = assetServer();
+  router.get('graphql-ide', '/graphql/ide/:asset', async (ctx) => {
     ctx.state.route = '/graphql/ide/:asset';
     const name = ctx.params.asset;
-    // Assets change only with the installed packages: a day's caching, revalidated after.
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    if (name === 'start.js') {
-      ctx.type = 'application/javascript';
-      ctx.body = START;
-      return;
-    }
+    // The platform's own script and the schema change with the platform, not with a package:
+    // revalidated on every load (static-assets.ts), a 304 while unchanged.
+    if (name === 'start.js') return send(ctx, 'graphql-ide-start.js', async () => START, 'application/javascript; charset=utf-8');
     if (name === 'schema.json') {
-      const schema = apiSchema();
-      if (!schema) return; // 404 until the gateway has loaded
-      let text = introspections.get(schema);
-      if (!text) introspections.set(schema, (text = JSON.stringify(introspectionFromSchema(withSubscriptions(schema), { descriptions: true }))));
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.type = 'application/json';
-      ctx.body = text;
-      return;
+      const schema = describes ? apiSchema() : undefined;
+      if (!schema) return; // 404 until the gateway has loaded, and under require
+      return send(ctx, 'graphql-ide-schema.json', async () => JSON.stringify(introspectionFromSchema(withSubscriptions(schema), { descriptions: true })), 'application/json; charset=utf-8');
     }
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return; // 404 with the error body, like any unknown path
+    // Assets change only with the installed packages: a day's caching.
+    ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.type = asset.type;
     ctx.body = createReadStream(path.join(path.dirname(require.resolve(`${asset.from}/package.json`)), asset.file));
   });

@@ -108,6 +108,9 @@ export function resolveDocument(mode: TrustedDocumentsMode, manifest: ReadonlyMa
         ? { hash: String(persisted.sha256Hash ?? ''), field: 'extensions.persistedQuery.sha256Hash' }
         : null;
   if (!named) return { kind: 'text' };
+  if (named.field === 'documentId' && typeof request.documentId !== 'string') {
+    return { kind: 'refused', status: 400, code: 'BAD_REQUEST', message: 'documentId must be a string, given once.', field: 'documentId' };
+  }
   if (mode === 'off') return { kind: 'refused', status: 400, code: 'PERSISTED_QUERY_NOT_SUPPORTED', message: 'PersistedQueryNotSupported', field: named.field };
   if (typeof request.query === 'string') {
     // A text with its hash (an APQ client registering it): run as text when they agree; nothing is registered.
@@ -138,7 +141,8 @@ export class TrustedDocuments {
       return null;
     }
     const query = resolution.kind === 'named' ? resolution.text : parts.query;
-    if (this.config.mode === 'require' && !(resolution.kind === 'named' || (typeof query === 'string' && this.manifest.has(sha256(query)))) && !(await this.mayRunAny(scope))) {
+    // A request without a text (a batch, a missing query) is Apollo Server's to refuse, in its words.
+    if (this.config.mode === 'require' && typeof query === 'string' && resolution.kind !== 'named' && !this.manifest.has(sha256(query)) && !(await this.mayRunAny(scope))) {
       sendGraphQLRequestError(ctx, 400, 'PERSISTED_QUERY_NOT_IN_LIST', 'Only the documents of the platform\'s manifest run here: send one by its documentId (docs/graphql.md, Trusted documents).', [{ field: 'query', issue: 'not_in_manifest' }]);
       return null;
     }
@@ -169,7 +173,7 @@ function rewrite(ctx: Context, query: string | undefined): void {
     const body = (ctx.request as { body?: Record<string, unknown> }).body!;
     delete body.documentId;
     if (query !== undefined) body.query = query;
-    if (body.extensions && typeof body.extensions === 'object') body.extensions = strip(body.extensions as Record<string, unknown>);
+    if (body.extensions && typeof body.extensions === 'object' && !Array.isArray(body.extensions)) body.extensions = strip(body.extensions as Record<string, unknown>);
     return;
   }
   const search = new URLSearchParams(ctx.querystring);

@@ -10,6 +10,12 @@ export function formatSubgraphError(error: GraphQLError, log: (error: unknown) =
   if (original instanceof ApiError) {
     return { message: original.message, path: error.path, extensions: original.extensions };
   }
+  if (!original && error.path?.length) {
+    // Raised by the executor itself while it ran (graphql-jit's non-null and serialisation errors carry
+    // no original error): a fault of ours, as graphql-js reports it.
+    log(error);
+    return { message: 'Internal error.', path: error.path, extensions: { code: 'internal' } };
+  }
   if (!original) {
     // Request errors raised by graphql-js or the server itself (parsing, validation, coercion).
     return { message: error.message, path: error.path, extensions: { code: error.extensions?.code ?? 'validation_failed' } };

@@ -34,7 +34,16 @@ describe('/graphql for browsers', () => {
     for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css', 'graphql-ws.js', 'start.js', 'schema.json']) {
       expect((await fetch(`${server.url}/graphql/ide/${asset}`)).status, asset).toBe(200);
     }
-    expect((await fetch(`${server.url}/graphql/ide/nothing.js`)).status).toBe(404);
+    const missing = await fetch(`${server.url}/graphql/ide/nothing.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control') ?? '').not.toContain('max-age');
+    // The platform's own script and the schema change with the platform: revalidated, 304 while current.
+    for (const asset of ['start.js', 'schema.json']) {
+      const first = await fetch(`${server.url}/graphql/ide/${asset}`);
+      expect(first.headers.get('cache-control')).toBe('no-cache');
+      const again = await fetch(`${server.url}/graphql/ide/${asset}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(again.status, asset).toBe(304);
+    }
     const query = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'text/html, application/json' } });
     expect(await query.json()).toEqual({ data: { __typename: 'Query' }, extensions: { cost: { estimated: 0, charged: 1 } } });
   });

@@ -81,7 +81,6 @@ describe('allow (the default)', () => {
       { documentId: `sha256:${'0'.repeat(64)}` },
       { documentId: 'sha256:nothex' },
       { documentId: 'custom-id' },
-      { documentId: 42 },
       { extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } },
     ]) {
       for (const headers of [APP, {}]) {
@@ -92,6 +91,19 @@ describe('allow (the default)', () => {
         expect(answer.body.data).toBeUndefined();
       }
     }
+  });
+
+  it('refuses a documentId that is not one string, and answers a GET by id as GraphQL even to a browser', async () => {
+    for (const documentId of [[list.id], 42, null]) {
+      const answer = await post(servers.allow, { documentId, variables });
+      expect(answer.status, JSON.stringify(documentId)).toBe(400);
+      expect(answer.body.errors![0].extensions).toMatchObject({ code: 'BAD_REQUEST', details: [{ field: 'documentId' }] });
+    }
+    const repeated = await fetch(`${servers.allow.url}/graphql?documentId=sha256:${list.id}&documentId=sha256:${list.id}`, { headers: APP });
+    expect(repeated.status).toBe(400);
+    const browser = await fetch(`${servers.allow.url}/graphql?${new URLSearchParams({ documentId: `sha256:${list.id}`, variables: JSON.stringify(variables) })}`, { headers: { ...APP, accept: 'text/html,application/json;q=0.9' } });
+    expect(browser.headers.get('content-type')).toContain('json');
+    expect(((await browser.json()) as { data: { organisationEvents: unknown } }).data.organisationEvents).toBeDefined();
   });
 
   it('refuses a text that does not match the hash sent with it, and a mutation named by GET', async () => {
@@ -126,6 +138,12 @@ describe('require', () => {
     const byId = await post(servers.require, { documentId: `sha256:${list.id}`, variables });
     expect(byId.status).toBe(200);
     expect(byId.body.data?.organisationEvents.data.length).toBeGreaterThan(0);
+    // A batch is Apollo Server's to refuse, as in every mode; the schema is not published for the IDE.
+    const batch = await fetch(`${servers.require.url}/graphql`, { method: 'POST', headers: { ...APP, 'content-type': 'application/json' }, body: JSON.stringify([{ query: list.body, variables }]) });
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect((await fetch(`${servers.require.url}/graphql/ide/schema.json`)).status).toBe(404);
+    expect((await fetch(`${servers.allow.url}/graphql/ide/schema.json`)).status).toBe(200);
     // The manifest's exact text is a manifest document too.
     expect((await post(servers.require, { query: list.body, variables })).status).toBe(200);
     expect((await post(servers.require, { query: `${list.body} `, variables })).status).toBe(400);
