@@ -102,7 +102,7 @@ describe('estimates of what caches hold', () => {
       }
     });
 
-    it('a /graphql document decided to run on its subgraph holds less than its estimate', async () => {
+    it('a /graphql document compiled for its subgraph holds less than its estimate', async () => {
       // Deciding reads no data: the database is never reached.
       const execution = new DirectExecution(gateway, { db: {} as Database, schemas: await loadSubgraphSchemas() }, console, () => undefined);
       const documents: Record<string, (i: number) => string> = {
@@ -118,9 +118,9 @@ describe('estimates of what caches hold', () => {
         let estimate = 0;
         const measured = retainedBytes((i) => {
           const document = parse(make(i));
-          const target = execution.targetOf(document, undefined, { compile: false });
-          if (!target) throw new Error(`${name} does not run directly`);
-          estimate = directBytes(document);
+          const target = execution.targetOf(document, undefined);
+          if (!target?.compiled) throw new Error(`${name} does not run directly, compiled`);
+          estimate = directBytes(document, true);
           return [target, document];
         });
         expect(measured, `${name}: ${(measured / 1024).toFixed(1)} KiB measured, ${(estimate / 1024).toFixed(1)} KiB estimated`).toBeLessThan(estimate);

@@ -1,15 +1,17 @@
 // The gateway as Apollo Server sees it for /graphql: a document whose plan is one fetch to a subgraph
 // of this process runs there (direct-execution.ts); any other goes to @apollo/gateway's executor.
-// Clients' documents run with graphql-js, the executor the subgraph runs under the gateway, not
-// compiled by graphql-jit as route operations are: jit answers some documents otherwise (a non-null
-// variable's default, @skip/@include's field order, a `__proto__` alias, how many errors a list
-// reports), which the platform's own operations never write. Apollo Server keeps everything else (parse and validation against the
-// API schema, its plugins, error formatting, the HTTP answer), so both ways answer alike by
-// construction. What was decided for a document (its target, or "the gateway") is kept by query hash
-// and operation name, least recently used first out, bounded in bytes.
+// Apollo Server keeps everything else (parse and validation against the API schema, its plugins,
+// error formatting, the HTTP answer). A direct document is compiled by graphql-jit, as route
+// operations are, unless it uses what jit answers otherwise than graphql-js (the executor the
+// subgraph runs under the gateway): @skip/@include (jit orders the fields otherwise) and the name
+// __proto__; a request that leaves a defaulted variable out runs with graphql-js (jit ignores a
+// non-null variable's default); and jit's errors are reduced to what graphql-js reports (one error
+// per field an error nulled). The execution-paths test holds both ways to the same bytes. What was
+// decided for a document (its target, or "the gateway") is kept by query hash and operation name,
+// least recently used first out, bounded in bytes.
 import type { ApolloGateway } from '@apollo/gateway';
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import { GraphQLError, getVariableValues, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { BREAK, GraphQLError, getVariableValues, visit, type DocumentNode, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
 import { ERRORS, errorCodeDef } from '@apollo/federation-internals';
 import type { GatewayContext } from './context.ts';
 import type { DirectExecution, DirectTarget } from './direct-execution.ts';
@@ -28,13 +30,53 @@ const GATEWAY_ENTRY_BYTES = 256;
 
 /**
  * What a decision to run a document directly holds: the document it keeps alive (also in Apollo
- * Server's store, which may drop it first) and the target. Compiled by graphql-jit it would hold up
- * to 8 KiB + four times the document's estimate (test/document-memory.test.ts).
+ * Server's store, which may drop it first), and jit's generated code and closures when compiled
+ * (test/document-memory.test.ts holds both above the measurements).
  */
-export const directBytes = (document: DocumentNode) => 1024 + parsedBytes(document);
+export const directBytes = (document: DocumentNode, compiled: boolean) => (compiled ? 8 * 1024 + 4 * parsedBytes(document) : 1024 + parsedBytes(document));
 
-/** A document whose decision the cache would not keep (over a quarter of it) goes to the gateway, planned and cached there, instead of being planned again for every request. */
+/** A document whose decision the cache would not keep (over a quarter of it) goes to the gateway, planned and cached there, instead of being planned and compiled again for every request. */
 const MAX_DIRECT_BYTES = DIRECT_DOCUMENT_CACHE_BYTES / 4;
+
+/** Whether graphql-jit answers the document as graphql-js does (the header says what it does not). */
+function jitAnswersAlike(document: DocumentNode): boolean {
+  let alike = true;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value === 'skip' || node.name.value === 'include') alike = false;
+      return alike ? undefined : BREAK;
+    },
+    Name(node) {
+      if (node.value === '__proto__') alike = false;
+      return alike ? undefined : BREAK;
+    },
+  });
+  return alike;
+}
+
+/** Whether the request leaves out a variable that has a default. */
+const omitsDefault = (operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined) =>
+  operation.variableDefinitions?.some((definition) => definition.defaultValue && !(variables && Object.hasOwn(variables, definition.variable.name.value))) ?? false;
+
+/**
+ * graphql-js reports one error for each field an error nulled: errors of non-null fields bubble to
+ * the nearest nullable field, and of the errors that reach the same one (the items of one list) the
+ * first is reported. graphql-jit reports them all; this keeps the first of each.
+ */
+export function firstErrorPerNulledField(data: unknown, errors: readonly GraphQLFormattedError[]): GraphQLFormattedError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const path = error.path ?? [];
+    // The nulled field: the shortest prefix of the error's path where the data holds null.
+    let value: unknown = data;
+    let depth = 0;
+    while (value !== null && value !== undefined && depth < path.length) value = (value as Record<string | number, unknown>)[path[depth++]];
+    const key = JSON.stringify(path.slice(0, depth));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 type Decision = DirectTarget | false;
 
@@ -56,7 +98,7 @@ export class DirectGateway implements GatewayInterface {
     private readonly direct: DirectExecution | null,
     private readonly count: (execution: 'direct' | 'gateway') => void = () => undefined,
   ) {
-    const sizeOf = (decision: Decision, key: string) => (decision ? directBytes(this.documents.get(decision)!) : GATEWAY_ENTRY_BYTES + 2 * key.length);
+    const sizeOf = (decision: Decision, key: string) => (decision ? directBytes(this.documents.get(decision)!, Boolean(decision.compiled)) : GATEWAY_ENTRY_BYTES + 2 * key.length);
     this.decisions = direct ? budgetedCache('graphql_direct_documents', DIRECT_DOCUMENT_CACHE_BYTES, sizeOf) : null;
   }
 
@@ -86,8 +128,11 @@ export class DirectGateway implements GatewayInterface {
           return viaGateway(requestContext);
         }
         this.count('direct');
-        const result = await direct.run(target, document, operationName, request.variables, requestContext.context as GatewayContext);
-        return result.errors ? { ...result, errors: result.errors.map((error) => asGatewayError(error, target.subgraph)) } : result;
+        const runs = target.compiled && omitsDefault(operation, request.variables) ? { ...target, compiled: undefined } : target;
+        const result = await direct.run(runs, document, operationName, request.variables, requestContext.context as GatewayContext);
+        if (!result.errors) return result;
+        const errors = runs.compiled ? firstErrorPerNulledField(result.data, result.errors) : result.errors;
+        return { ...result, errors: errors.map((error) => asGatewayError(error, target.subgraph)) };
       }) as GatewayExecutor,
     };
   }
@@ -96,7 +141,8 @@ export class DirectGateway implements GatewayInterface {
     const key = `${queryHash}\u0000${operationName ?? ''}`;
     const known = this.decisions!.get(key);
     if (known !== undefined) return known || null;
-    const target = directBytes(document) > MAX_DIRECT_BYTES ? null : direct.targetOf(document, operationName, { compile: false });
+    const compile = jitAnswersAlike(document);
+    const target = directBytes(document, compile) > MAX_DIRECT_BYTES ? null : direct.targetOf(document, operationName, { compile });
     if (target) this.documents.set(target, document);
     this.decisions!.set(key, target ?? false);
     return target;
