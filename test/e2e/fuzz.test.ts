@@ -234,7 +234,18 @@ describe('fuzz: every operation of the OpenAPI document', () => {
 
 // The same operations as GraphQL: every route's named operation, posted to /graphql with each variable
 // replaced by hostile values in turn (wrong types included: coercion must refuse them, not crash).
-const APOLLO_CODES = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE'];
+const APOLLO_CODES = [
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  // Trusted documents (docs/graphql.md#trusted-documents).
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_HASH_MISMATCH',
+  'PERSISTED_QUERY_NOT_IN_LIST',
+];
 const KNOWN_CODES = new Set([...Object.keys(errorStatus), ...APOLLO_CODES]);
 
 describe('fuzz: every route operation through /graphql', () => {
@@ -343,6 +354,10 @@ const KNOWN_PROBES: GraphQLProbe[] = [
   get({ query: 'subscription { __typename }' }),
   get({ query: 'mutation { __typename }' }),
   post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }),
+  post({ documentId: `sha256:${'a'.repeat(64)}` }),
+  post({ documentId: ['x'], query: '{ __typename }' }),
+  post({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'b'.repeat(64) } } }),
+  get({ documentId: 'x-custom:1' }),
 ];
 
 describe('fuzz: GraphQL over HTTP', () => {
