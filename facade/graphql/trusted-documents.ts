@@ -11,7 +11,7 @@
 // A hash resolves to its text before admission: every document still passes the same checks.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../subgraphs/shared/crypto.ts';
 import { getOperationAST, parse } from 'graphql';
 import { schemaDir } from '../../schema/compose.ts';
 import type { Context } from 'koa';
@@ -35,15 +35,12 @@ export interface Manifest {
   operations: ManifestOperation[];
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The manifest of the route table's operations, one entry per distinct text, in name order. */
 export function manifestOf(routes: RouteRow[]): Manifest {
   const operations = new Map<string, ManifestOperation>();
-  for (const { operation } of routes) {
-    const id = sha256(operation.source);
-    operations.set(id, { id, name: operation.name, type: operation.definition.operation, body: operation.source });
-  }
+  // An operation's queryHash is the sha256 of its text (operations.ts): the manifest's id.
+  for (const { operation } of routes) operations.set(operation.queryHash, { id: operation.queryHash, name: operation.name, type: operation.definition.operation, body: operation.source });
   return { format: 'apollo-persisted-query-manifest', version: 1, operations: [...operations.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)) };
 }
 
