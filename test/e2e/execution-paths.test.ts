@@ -4,12 +4,12 @@
 // its own copy of the demo world), and their statuses, bodies and headers compared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
-import type { RouteRow } from '../../facade/routes/table.ts';
 import { DirectExecution } from '../../facade/graphql/direct-execution.ts';
 import { parse, validate } from 'graphql';
 import { createGateway } from '../../facade/graphql/gateway.ts';
 import { OperationRunner } from '../../facade/graphql/operations.ts';
-import { routeSamples, sampleStateOf, samplePath, type Sample } from '../support/route-samples.ts';
+import { routeSamples, sampleStateOf, samplePath } from '../support/route-samples.ts';
+import { graphqlRequestOf, normalise } from '../support/route-operations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let direct: TestServer;
@@ -21,28 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([direct?.close(), gateway?.close()]);
 });
-
-/**
- * What differs by nature between two servers: request ids, issued tokens, generated resource ids, and
- * the moments each loaded its demo data (updatedAt, and the cursors that hold creation times).
- */
-function normalise(text: string): string {
-  return text
-    .replace(/"updatedAt":"[^"]+"/g, '"updatedAt":"…"')
-    .replace(/"nextCursor":"[^"]+"/g, '"nextCursor":"…"')
-    .replace(/"requestId":"[^"]+"/g, '"requestId":"…"')
-    .replace(/"(access_token|accessToken|refresh_token|refreshToken)":"[^"]+"/g, '"$1":"…"')
-    .replace(/"secret":"whsec_[^"]+"/g, '"secret":"whsec_…"')
-    .replace(/"(key|prefix)":"okey_[^"]+"/g, '"$1":"okey_…"')
-    .replace(/"(token|prefix)":"ovl_[^"]+"/g, '"$1":"ovl_…"')
-    .replace(/"(lastUsedAt|expiresAt|revokedAt|authorizedAt)":"[^"]+"/g, '"$1":"…"')
-    // Last-use marks are written after the answer, on each server at its own moment.
-    .replace(/"lastUsedAt":null/g, '"lastUsedAt":"…"')
-    .replace(/"(iat|exp)":\d+/g, '"$1":…')
-    .replace(/"(createdAt|updatedAt|deliveredAt|startedAt)":"[^"]+"/g, '"$1":"…"')
-    .replace(/\b(chg_test)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…')
-    .replace(/\b(evt|par|stg|grp|inv|adj|tok|whe|dlv|key|otr|ovt)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, '$1_…');
-}
 
 describe('direct and gateway execution of route operations', () => {
   it('runs every single-subgraph route directly and compiled, and the cross-subgraph one through the gateway', async () => {
@@ -166,47 +144,16 @@ describe('direct and gateway execution of route operations', () => {
     } finally {
       await apollo.stop();
     }
+    // Where several items of a list fail, graphql-js reports the one that failed first in time (its
+    // list completion is a Promise.all): which item that is depends on timing, either way.
+    const anyItem = (answer: { body: string }) => ({ ...answer, body: answer.body.replace(/("path":\["organisationEvents","data",)\d+,/g, '$1n,') });
     for (const { query, variables, operationName } of documents) {
       const body = JSON.stringify({ query, variables, operationName });
       const answers = await Promise.all([direct, gateway].map((server) => postGraphQL(server, { headers: token, body })));
-      expect(answers[0], query).toEqual(answers[1]);
+      expect(anyItem(answers[0]), query).toEqual(anyItem(answers[1]));
     }
   });
 });
-
-/** The /graphql request that runs a route sample's operation with the variables the route would give it; null when the route refuses the sample first. */
-async function graphqlRequestOf(row: RouteRow, sample: Sample): Promise<{ headers: Record<string, string>; body: string } | null> {
-  const path = await samplePath(sample);
-  const init = (typeof sample.init === 'function' ? await sample.init() : sample.init) ?? {};
-  const url = new URL(path, 'http://localhost');
-  const names = [...row.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-  const match = new RegExp(`^${row.path.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(url.pathname);
-  if (!match) return null;
-  const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]));
-  let body: unknown;
-  if (typeof init.body === 'string') {
-    try {
-      body = row.input.bodyType === 'form' ? Object.fromEntries(new URLSearchParams(init.body)) : JSON.parse(init.body);
-    } catch {
-      return null;
-    }
-  }
-  const parts = {
-    path: row.input.path?.safeParse(Object.fromEntries(names.map((name, k) => [name, decodeURIComponent(match[k + 1])]))),
-    query: row.input.query?.safeParse(Object.fromEntries(url.searchParams)),
-    headers: row.input.headers?.safeParse(headers),
-    body: row.input.body?.safeParse(body),
-  };
-  if (Object.values(parts).some((part) => part && !part.success)) return null;
-  let variables: Record<string, unknown>;
-  try {
-    variables = row.variables({ path: (parts.path?.data ?? {}) as Record<string, string>, query: parts.query?.data ?? {}, headers: parts.headers?.data ?? {}, body: parts.body?.data });
-  } catch {
-    return null;
-  }
-  const credentials = Object.fromEntries(Object.entries(headers).filter(([name]) => ['authorization', 'x-api-key', 'x-overlay-token', 'svc-installation-id'].includes(name)));
-  return { headers: credentials, body: JSON.stringify({ query: row.operation.source, variables, operationName: row.operation.name }) };
-}
 
 async function postGraphQL(server: TestServer, { headers, body }: { headers: Record<string, string>; body: string }) {
   const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
