@@ -26,6 +26,12 @@ export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): Subgraph
   return urls;
 }
 
+/**
+ * How long a subgraph request may take, answer included (router.yaml's traffic_shaping.all.timeout):
+ * a subgraph that stops answering (a stopped process, a partition) is then 503, not a hung request.
+ */
+export const SUBGRAPH_TIMEOUT_MS = 10_000;
+
 const PROPAGATED_HEADERS = ['authorization', 'x-api-key', 'x-overlay-token', 'x-request-id', 'svc-installation-id'] as const;
 
 class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
@@ -36,6 +42,10 @@ class HeaderPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext
     private readonly logError: (error: unknown) => void,
   ) {
     super({ url });
+    // make-fetch-happen's own timeout covers the answer's body too; its error is a FetchError
+    // "network timeout at: …", which the 503 mapping knows (db/unavailable.ts).
+    const fetcher = this.fetcher;
+    this.fetcher = (input, init) => fetcher(input, { ...init, timeout: SUBGRAPH_TIMEOUT_MS } as typeof init);
   }
 
   // A subgraph that refuses the gateway itself (a SUBGRAPH_SECRET that differs between them) is a

@@ -9,22 +9,32 @@ import { load, printTable, startBenchServer, type LoadResult } from './support.t
 const TOKEN = { authorization: 'Bearer demo-token-app' };
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 
+/** An organisation with `count` events (one in three private, every other a draft), installed for app_demo. */
+export async function insertOrganisationEvents(client: pg.Client, id: string, count: number) {
+  await client.query(`INSERT INTO "Organisation" (id, name, slug) VALUES ($1, $1, $1)`, [id]);
+  await client.query(`INSERT INTO "Installation" (id, "applicationId", "targetType", "targetId", status) VALUES ($1, 'app_demo', 'organisation', $2, 'active')`, [`ins_${id}`, id]);
+  await client.query(
+    `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "createdAt", "updatedAt")
+     SELECT $1 || '_' || lpad(n::text, 6, '0'), $1, 'Event ' || n, 'event-' || n, 'cup',
+            CASE WHEN n % 3 = 0 THEN 'private' ELSE 'public' END, CASE WHEN n % 2 = 0 THEN 'draft' ELSE 'scheduled' END,
+            'pc', 'EUR', 'eu', timestamp '2026-01-01' + n * interval '1 second', now()
+     FROM generate_series(1, $2::int) AS n`,
+    [id, count],
+  );
+}
+
+/** The event list document the REST route runs, sent to /graphql (the benchmarks' GraphQL event list). */
+export const eventListQuery = (organisationId: string) =>
+  JSON.stringify({
+    query: 'query ListOrganisationEvents($organisationId: ID!) { organisationEvents(organisationId: $organisationId) { etag notModified data { id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision } meta { nextCursor hasMore } } }',
+    variables: { organisationId },
+  });
+
 async function prepare(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    for (const [id, count] of [['org_b100', 100], ['org_b100k', 100_000]] as const) {
-      await client.query(`INSERT INTO "Organisation" (id, name, slug) VALUES ($1, $1, $1)`, [id]);
-      await client.query(`INSERT INTO "Installation" (id, "applicationId", "targetType", "targetId", status) VALUES ($1, 'app_demo', 'organisation', $2, 'active')`, [`ins_${id}`, id]);
-      await client.query(
-        `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "createdAt", "updatedAt")
-         SELECT $1 || '_' || lpad(n::text, 6, '0'), $1, 'Event ' || n, 'event-' || n, 'cup',
-                CASE WHEN n % 3 = 0 THEN 'private' ELSE 'public' END, CASE WHEN n % 2 = 0 THEN 'draft' ELSE 'scheduled' END,
-                'pc', 'EUR', 'eu', timestamp '2026-01-01' + n * interval '1 second', now()
-         FROM generate_series(1, $2::int) AS n`,
-        [id, count],
-      );
-    }
+    for (const [id, count] of [['org_b100', 100], ['org_b100k', 100_000]] as const) await insertOrganisationEvents(client, id, count);
     // One event per writer, so that every write can succeed (If-Match serialises writers of one event).
     await client.query(
       `INSERT INTO "Event" (id, "organisationId", name, slug, type, visibility, state, platform, currency, "updatedAt")
@@ -144,10 +154,7 @@ export async function competitionBench(databaseUrl: string) {
       [platform.url, baseline.url].map(async (base) => (await fetch(`${base}${listPath}`, { headers: TOKEN })).text()),
     );
     if (platformBody !== baselineBody) throw new Error('the hand-written event list does not answer the same bytes');
-    const listQuery = JSON.stringify({
-      query: 'query ListOrganisationEvents($organisationId: ID!) { organisationEvents(organisationId: $organisationId) { etag notModified data { id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision } meta { nextCursor hasMore } } }',
-      variables: { organisationId: 'org_b100' },
-    });
+    const listQuery = eventListQuery('org_b100');
     const listTargets = {
       'REST facade': { url: `${platform.url}${listPath}`, headers: TOKEN },
       '/graphql': { url: `${platform.url}/graphql`, method: 'POST' as const, headers: { ...TOKEN, 'content-type': 'application/json' }, body: listQuery },

@@ -70,14 +70,14 @@ export function databaseUnavailable(): ApiError {
 
 /**
  * A subgraph the gateway could not reach over HTTP (the distributed topology): its fetch failed below
- * HTTP (refused, reset, hung up). The gateway hands such an error on as it is, not as a GraphQL error.
+ * HTTP (refused, reset, hung up) or got no whole answer in time (gateway.ts, SUBGRAPH_TIMEOUT_MS). The gateway hands such an error on as it is, not as a GraphQL error.
  */
 export function isSubgraphUnreachable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { code, message, extensions } = error as { code?: unknown; message?: unknown; extensions?: { code?: unknown } };
   if (extensions?.code === 'service_unavailable') return false;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-  return typeof message === 'string' && /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|fetch failed/.test(message);
+  return typeof message === 'string' && /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|fetch failed|network timeout at/.test(message);
 }
 
 /** The answer to a request a subgraph could not serve: 503 with Retry-After, and no address of it in the message. */
