@@ -1,6 +1,8 @@
 // Entities cross subgraphs, and the distributed topology (three subgraph services over HTTP and a
 // gateway over HTTP) answers exactly what the in-process one answers.
 import { randomBytes } from 'node:crypto';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { SUBGRAPH_TIMEOUT_MS } from '../../facade/graphql/gateway.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubgraphServer, type SubgraphServer } from '../../subgraphs/http-server.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';
@@ -114,6 +116,46 @@ describe('federation', () => {
       await down.close();
     }
   });
+
+  it('answers 503 with Retry-After, not a hang, when a subgraph accepts and stops answering, before or during its answer', async () => {
+    // Two stand-ins for the developer subgraph: one never answers, one sends its headers and stalls.
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => sockets.push(socket.on('error', () => undefined)));
+    const stalling = createTcpServer((socket) => {
+      sockets.push(socket.on('error', () => undefined));
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"data":'));
+    });
+    const listen = (server: ReturnType<typeof createTcpServer>) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`)));
+    const servers = await Promise.all([silent, stalling].map(async (server) => startTestServer({ db: local.db, subgraphUrls: { competitions: subgraphs[0].url, esports: subgraphs[1].url, developer: await listen(server) }, subgraphSecret: secret })));
+    try {
+      const answers = await Promise.all(
+        servers.flatMap((server) => [
+          (async () => {
+            const at = performance.now();
+            const response = await fetch(`${server.url}/api/v2/auth/context`, { headers: bearer('demo-token-app') });
+            return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text(), ms: performance.now() - at };
+          })(),
+          (async () => {
+            const at = performance.now();
+            const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...bearer('demo-token-app'), 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ authContext { applicationId } }' }) });
+            return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text(), ms: performance.now() - at };
+          })(),
+        ]),
+      );
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(503);
+        expect(answer.retryAfter).toBe('2');
+        expect(answer.text).toContain('subgraph_unavailable');
+        expect(answer.text).not.toContain('127.0.0.1');
+        expect(answer.ms).toBeGreaterThan(SUBGRAPH_TIMEOUT_MS - 500);
+        expect(answer.ms).toBeLessThan(SUBGRAPH_TIMEOUT_MS + 5_000);
+      }
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([silent, stalling].map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  }, 60_000);
 
   it('a subgraph answers nothing but 403 without the shared secret: _entities, SDL, GET and POST alike', async () => {
     const entities = JSON.stringify({

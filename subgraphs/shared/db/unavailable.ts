@@ -77,7 +77,8 @@ export function isSubgraphUnreachable(error: unknown): boolean {
   const { code, message, extensions } = error as { code?: unknown; message?: unknown; extensions?: { code?: unknown } };
   if (extensions?.code === 'service_unavailable') return false;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-  return typeof message === 'string' && /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|fetch failed|network timeout at/.test(message);
+  // make-fetch-happen's timeouts: before the answer, and while its body is awaited (SUBGRAPH_TIMEOUT_MS).
+  return typeof message === 'string' && /ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|fetch failed|network timeout at|Response timeout while trying to fetch|Invalid response body while trying to fetch/.test(message);
 }
 
 /** The answer to a request a subgraph could not serve: 503 with Retry-After, and no address of it in the message. */
