@@ -13,6 +13,7 @@ import { subgraphPath } from '../schema/compose.ts';
 import { GRAPHQL_LIMITS } from '../facade/graphql/limits.ts';
 import { DEFAULT_LIST_SIZE } from '../facade/graphql/cost-model.ts';
 import { SUBGRAPH_TIMEOUT_MS } from '../facade/graphql/gateway.ts';
+import { routerConfigOf } from '../facade/router/router-config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -38,6 +39,38 @@ describe('router.yaml', () => {
     expect(config.traffic_shaping.all.timeout).toBe(`${SUBGRAPH_TIMEOUT_MS / 1000}s`);
     expect(config.demand_control).toEqual({ enabled: true, mode: 'enforce', strategy: { static_estimated: { list_size: DEFAULT_LIST_SIZE, max: GRAPHQL_LIMITS.cost } } });
   });
+});
+
+describe('npm run router reads router.yaml', () => {
+  const secret = 's'.repeat(40);
+
+  it('as Apollo Router does: addresses, header rules with the secret from the environment, request size and timeouts', async () => {
+    const config = routerConfigOf(await readFile(path.join(root, 'router.yaml'), 'utf8'), { SUBGRAPH_SECRET: secret });
+    expect(config).toEqual({
+      graphqlPath: '/graphql',
+      subgraphUrls: { competitions: 'http://competitions:4001/graphql', esports: 'http://esports:4002/graphql', developer: 'http://developer:4003/graphql' },
+      propagated: ['authorization', 'x-api-key', 'x-overlay-token', 'x-request-id', 'svc-installation-id'],
+      inserted: { 'svc-subgraph-secret': secret },
+      maxRequestBytes: 1_048_576,
+      subgraphTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+    });
+    // The platform's own gateway gives a subgraph the same time (SUBGRAPH_URLS).
+    expect(config.subgraphTimeoutMs).toBe(SUBGRAPH_TIMEOUT_MS);
+  });
+
+  it('refuses, in one sentence, a file it cannot apply as written or a secret that is not set', async () => {
+    const text = await readFile(path.join(root, 'router.yaml'), 'utf8');
+    expect(() => routerConfigOf(text, {})).toThrow('router.yaml inserts ${env.SUBGRAPH_SECRET} into a subgraph request header, and SUBGRAPH_SECRET is not set.');
+    expect(() => routerConfigOf(text.replace('timeout: 10s', 'timeout: soon'), { SUBGRAPH_SECRET: secret })).toThrow(/^router\.yaml cannot be read at traffic_shaping\.all\.timeout: a duration such as 10s or 500ms\.$/);
+    expect(() => routerConfigOf(text.replace(/^ {2}esports: .*$/m, ''), { SUBGRAPH_SECRET: secret })).toThrow('router.yaml names no address for the esports subgraph in override_subgraph_url.');
+    const started = await runScript('router', [], { SUBGRAPH_SECRET: '', PORT: '0' });
+    expect(started.code).toBe(1);
+    expect(started.output.trim()).toMatch(/^SUBGRAPH_SECRET is not set, and the router needs it: [^\n]+\.$/);
+    const misaddressed = await runScript('router', [], { SUBGRAPH_SECRET: secret, PORT: '0', SUBGRAPH_URLS: 'competitions=ftp://c/graphql' });
+    expect(misaddressed.code).toBe(1);
+    expect(misaddressed.output.trim()).toMatch(/^Could not start the router: SUBGRAPH_URLS: cannot read "competitions=ftp:\/\/c\/graphql" [^\n]+$/);
+  }, 60_000);
 });
 
 describe('npm run start:subgraph', () => {

@@ -20,7 +20,9 @@ export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): Subgraph
   const urls: SubgraphUrls = {};
   for (const pair of value.split(',')) {
     const [name, url] = pair.split('=').map((part) => part.trim());
-    if (!SUBGRAPH_NAMES.includes(name as SubgraphName) || !url) throw new Error(`SUBGRAPH_URLS: cannot read "${pair}"`);
+    if (!SUBGRAPH_NAMES.includes(name as SubgraphName) || !url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      throw new Error(`SUBGRAPH_URLS: cannot read "${pair}" (name=http://… or https://… for each of ${SUBGRAPH_NAMES.join(', ')})`);
+    }
     urls[name as SubgraphName] = url;
   }
   return urls;

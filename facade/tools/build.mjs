@@ -17,6 +17,7 @@ export const entries = {
   main: 'facade/main.ts',
   subgraph: 'subgraphs/serve.ts',
   worker: 'facade/worker-main.ts',
+  router: 'facade/router/main.ts',
   // npm start runs pending migrations in a child process of its own (see facade/main.ts).
   migrate: 'prisma/tools/migrate.ts',
   'bench-serve': 'test/bench/serve.ts',

@@ -24,7 +24,7 @@ export async function insertOrganisationEvents(client: pg.Client, id: string, co
 }
 
 /** The event list document the REST route runs, sent to /graphql (the benchmarks' GraphQL event list). */
-export const eventListQuery = (organisationId: string) =>
+const eventListQuery = (organisationId: string) =>
   JSON.stringify({
     query: 'query ListOrganisationEvents($organisationId: ID!) { organisationEvents(organisationId: $organisationId) { etag notModified data { id organisationId name slug type visibility state platform currency region bannerUrl description firstStageId completedAt revision } meta { nextCursor hasMore } } }',
     variables: { organisationId },

@@ -9,6 +9,7 @@ import { tournamentEngineBench } from './tournament-engine.ts';
 import { v1Bench } from './v1.ts';
 import { realtimeBench } from './realtime.ts';
 import { flagsBench } from './flags.ts';
+import { routerBench } from './router.ts';
 import { createBenchDatabase } from './support.ts';
 
 const database = await createBenchDatabase();
@@ -22,6 +23,7 @@ try {
   if (!only || only === 'tournament-engine') await tournamentEngineBench();
   if (!only || only === 'v1') await v1Bench(database.url);
   if (!only || only === 'realtime') await realtimeBench(database.url);
+  if (!only || only === 'router') await routerBench(database.url);
   if (!only || only === 'memory') await memoryBench();
   // Not part of the default run: 21 servers and 14 memory runs (about twenty minutes).
   if (only === 'flags') await flagsBench(database.url);

@@ -1,0 +1,211 @@
+// A federation router over the subgraph services: Hive Gateway (@graphql-hive/gateway-runtime)
+// serving schema/supergraph.graphql as router.yaml configures Apollo Router. It is the distributed
+// topology's GraphQL entry for internal clients; REST stays with the platform's facade
+// (SUBGRAPH_URLS). What it adds to Hive Gateway's defaults:
+// - it runs the platform's trusted documents only (schema/trusted-documents.json, named by
+//   extensions.persistedQuery.sha256Hash), parsed once at start: no client text is ever parsed, so no
+//   document a client makes up can fill its memory (Hive Gateway keeps 1,024 parsed documents
+//   whatever their size, and a parse of a 1 MiB text takes more than its heap);
+// - only router.yaml's propagated headers reach a subgraph, and the shared secret is set from the
+//   router's environment (a client's own svc-subgraph-secret never passes);
+// - /graphql's operation limits and cost (limits.ts) on every operation, variables included;
+// - a subgraph that cannot be reached, does not answer within the timeout or answers anything but
+//   GraphQL is 503 service_unavailable with Retry-After, as on /graphql, never its address, its
+//   body or a hang; errors keep only message, path, locations, code and details;
+// - its log lines carry no request of a subgraph (variables hold client secrets);
+// - request bodies over the size limit are refused before they are read.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createGatewayRuntime, Logger, type GatewayPlugin, type LogLevel } from '@graphql-hive/gateway-runtime';
+import type { Logger as Pino } from 'pino';
+import { GraphQLError, getOperationAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { SubgraphName } from '../../subgraphs/index.ts';
+import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { measureDocument } from '../graphql/limits.ts';
+import { loadManifest } from '../graphql/trusted-documents.ts';
+import type { RouterConfig } from './router-config.ts';
+
+export interface RouterOptions {
+  config: RouterConfig;
+  /** The supergraph SDL (schema/supergraph.graphql). */
+  supergraph: string;
+  /** Addresses that replace router.yaml's (SUBGRAPH_URLS). */
+  subgraphUrls?: Partial<Record<SubgraphName, string>>;
+  host: string;
+  port: number;
+  /** Where Hive Gateway's own log lines go (at the logger's level). */
+  logger: Pino;
+}
+
+export interface RunningRouter {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** An ApiError as a GraphQL error whose HTTP answer Hive Gateway (GraphQL Yoga) takes from it. */
+function withHttp(error: ApiError): GraphQLError {
+  return routerError(error.message, { ...error.extensions, http: { status: error.status, headers: error.headers } });
+}
+
+/** An error of the router's own, whose HTTP status maskError keeps. */
+function routerError(message: string, extensions: Record<string, unknown>): GraphQLError {
+  return Object.assign(new GraphQLError(message, { extensions }), { router: true });
+}
+
+const unavailable = (path: GraphQLError['path']) => {
+  const error = subgraphUnavailable();
+  return new GraphQLError(error.message, { path, extensions: { ...error.extensions, http: { status: error.status, headers: error.headers } } });
+};
+
+// What Hive Gateway makes of a subgraph that answered, but not with GraphQL (an HTML error page, a
+// 403 to a wrong secret, a body that is not JSON): the subgraph is not usable, as if unreachable.
+const UPSTREAM_FAILURES = new Set(['GATEWAY_TIMEOUT', 'SUBREQUEST_HTTP_ERROR', 'RESPONSE_VALIDATION_FAILED', 'DOWNSTREAM_SERVICE_ERROR']);
+
+/** retryAfter as a subgraph gives it, when it is a plain number of seconds (it becomes a header). */
+const retryAfterOf = (value: unknown) => (Number.isInteger(value) && (value as number) > 0 && (value as number) <= 3600 ? (value as number) : UNAVAILABLE_RETRY_AFTER_SECONDS);
+
+/**
+ * Errors as the platform tells them. A subgraph out of reach, silent, or answering anything but
+ * GraphQL is 503 subgraph_unavailable; a subgraph's own 503 (its database away) keeps its message
+ * and gets its status; other GraphQL errors keep message, path, locations, code and details, and
+ * nothing a subgraph says decides the router's status or headers; anything else is masked.
+ */
+function maskError(error: unknown): Error {
+  const original = (error as { originalError?: unknown }).originalError;
+  if (error instanceof GraphQLError) {
+    const code = error.extensions?.code;
+    if ((typeof code === 'string' && UPSTREAM_FAILURES.has(code)) || error.extensions?.response !== undefined || isSubgraphUnreachable(original)) return unavailable(error.path);
+    if (code === 'service_unavailable') {
+      const retryAfter = retryAfterOf(error.extensions.retryAfter);
+      return new GraphQLError(error.message, { path: error.path, extensions: { code, details: error.extensions.details, retryAfter, http: { status: 503, headers: { 'Retry-After': String(retryAfter) } } } });
+    }
+    if (!original || original instanceof GraphQLError) {
+      const { code: kept, details, http } = error.extensions ?? {};
+      // Our own refusals (limits, persisted documents) carry their status; a subgraph's never do.
+      const ours = http && (error as { router?: boolean }).router === true;
+      return new GraphQLError(error.message, { path: error.path, nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: kept, details, ...(ours ? { http } : {}) } });
+    }
+  }
+  if (isSubgraphUnreachable(original ?? error)) return unavailable(undefined);
+  return new GraphQLError('Unexpected error.', { extensions: { code: 'internal' } });
+}
+
+/** /graphql's limits on every operation before it is planned (depth, aliases, root fields, fields, cost). */
+const operationLimits = (): GatewayPlugin => ({
+  onExecute({ args, setResultAndStopExecution }) {
+    const { schema, document, operationName, variableValues } = args as { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null };
+    try {
+      measureDocument(schema, document, getOperationAST(document, operationName ?? undefined), variableValues ?? {});
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setResultAndStopExecution({ errors: [withHttp(error)] });
+    }
+  },
+});
+
+/** Answers /healthz; refuses a body over the limit (413) or of no declared length (411) before Hive Gateway reads it. */
+function boundedBodies(maxBytes: number, handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    // Liveness as the platform's other services answer it (Hive Gateway's /healthcheck and /readiness stay).
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      const length = req.headers['content-length'];
+      const refusal =
+        length === undefined ? { status: 411, message: 'A request body needs a Content-Length.' } : !/^\d+$/.test(length) || Number(length) > maxBytes ? { status: 413, message: `A request body may hold at most ${maxBytes} bytes.` } : null;
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.status === 411 ? 'BAD_REQUEST' : 'PAYLOAD_TOO_LARGE' } }] }));
+        req.resume();
+        return;
+      }
+    }
+    handler(req, res);
+  };
+}
+
+const HIVE_LEVELS = new Set<string>(['trace', 'debug', 'info', 'warn', 'error']);
+
+/**
+ * Hive Gateway's logger writing to pino: the message and the error's own message only. Its
+ * attributes hold the subgraph request (variables with client secrets, tokens, codes), never logged.
+ */
+function hiveLoggerOf(logger: Pino): Logger {
+  const level = HIVE_LEVELS.has(logger.level) ? (logger.level as LogLevel) : logger.level === 'fatal' ? 'error' : false;
+  const errorOf = (attrs: unknown) => {
+    const found = attrs && typeof attrs === 'object' ? ((attrs as { error?: unknown; err?: unknown }).error ?? (attrs as { err?: unknown }).err) : undefined;
+    return found instanceof Error ? { error: found.message } : {};
+  };
+  return new Logger({ level, writers: [{ write: (at, attrs, msg) => logger[at](errorOf(attrs), msg ?? '') }] });
+}
+
+/** The platform's trusted documents, by manifest id, parsed once. */
+function trustedDocuments(): Map<string, DocumentNode> {
+  return new Map([...loadManifest()].map(([id, text]) => [id, parse(text)]));
+}
+
+const persistedQueryError = (message: string, code: string, status: number) => () => routerError(message, { code, http: { status } });
+
+export async function startRouter({ config, supergraph, subgraphUrls = {}, host, port, logger }: RouterOptions): Promise<RunningRouter> {
+  const locations = { ...config.subgraphUrls, ...subgraphUrls };
+  const documents = trustedDocuments();
+  const gateway = createGatewayRuntime({
+    supergraph,
+    graphqlEndpoint: config.graphqlPath,
+    logging: hiveLoggerOf(logger),
+    landingPage: false,
+    graphiql: false,
+    // The platform's own request ids pass through (propagated below); none is made up here.
+    requestId: false,
+    maskedErrors: { maskError },
+    transportEntries: Object.fromEntries(Object.entries(locations).map(([name, location]) => [name, { location }])),
+    upstreamTimeout: config.subgraphTimeoutMs,
+    requestDeadline: config.requestTimeoutMs,
+    propagateHeaders: {
+      fromClientToSubgraphs({ request }) {
+        const headers: Record<string, string> = {};
+        for (const name of config.propagated) {
+          const value = request.headers.get(name);
+          if (value !== null) headers[name] = value;
+        }
+        return { ...headers, ...config.inserted };
+      },
+    },
+    // Only the manifest's documents, named as Apollo clients name them; a text is refused unparsed.
+    persistedDocuments: {
+      getPersistedOperation: (key: string) => documents.get(key) ?? null,
+      allowArbitraryDocuments: false,
+      extractPersistedOperationId: (params: { extensions?: unknown }) => {
+        const hash = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;
+        return typeof hash === 'string' ? hash : null;
+      },
+      customErrors: {
+        notFound: persistedQueryError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 404),
+        persistedQueryOnly: persistedQueryError("Only the documents of the platform's manifest run here: send one by extensions.persistedQuery.sha256Hash.", 'PERSISTED_QUERY_NOT_IN_LIST', 400),
+        keyNotFound: persistedQueryError('Send a document of the manifest by extensions.persistedQuery.sha256Hash.', 'PERSISTED_QUERY_NOT_IN_LIST', 400),
+      },
+    },
+    plugins: () => [operationLimits()],
+  });
+  // The schema is loaded now: a supergraph it cannot serve stops the start, not the first request.
+  await gateway.getSchema();
+  const server = createServer(boundedBodies(config.maxRequestBytes, gateway));
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}${config.graphqlPath}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await Promise.resolve(gateway.dispose()).catch((err: unknown) => logger.error({ err }, 'router: dispose'));
+    },
+  };
+}
