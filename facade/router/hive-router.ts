@@ -25,6 +25,7 @@ import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
 import { measureDocument } from '../graphql/limits.ts';
 import { loadManifest } from '../graphql/trusted-documents.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/shared/input-safety.ts';
 import type { RouterConfig } from './router-config.ts';
 
 export interface RouterOptions {
@@ -93,6 +94,18 @@ function maskError(error: unknown): Error {
   return new GraphQLError('Unexpected error.', { extensions: { code: 'internal' } });
 }
 
+/**
+ * The request's variables and extensions as /graphql takes them: nested at most 32 deep, at most
+ * 10,000 values, text a database can store. Checked first: Hive Gateway walks the variables for
+ * files before a subgraph sees them, in time and memory that grow with the square of their depth.
+ */
+const requestValues = (): GatewayPlugin => ({
+  onParams({ params }) {
+    const detail = findUnsafeValue(params.variables ?? null, 'variables', MAX_REQUEST_VALUES) ?? findUnsafeValue(params.extensions ?? null, 'extensions', MAX_REQUEST_VALUES);
+    if (detail) throw routerError(`The request is not valid: ${detail.field} ${detail.issue}.`, { code: 'validation_failed', details: [detail], http: { status: 400 } });
+  },
+});
+
 /** /graphql's limits on every operation before it is planned (depth, aliases, root fields, fields, cost). */
 const operationLimits = (): GatewayPlugin => ({
   onExecute({ args, setResultAndStopExecution }) {
@@ -137,11 +150,25 @@ const HIVE_LEVELS = new Set<string>(['trace', 'debug', 'info', 'warn', 'error'])
  */
 function hiveLoggerOf(logger: Pino): Logger {
   const level = HIVE_LEVELS.has(logger.level) ? (logger.level as LogLevel) : logger.level === 'fatal' ? 'error' : false;
-  const errorOf = (attrs: unknown) => {
-    const found = attrs && typeof attrs === 'object' ? ((attrs as { error?: unknown; err?: unknown }).error ?? (attrs as { err?: unknown }).err) : undefined;
-    return found instanceof Error ? { error: found.message } : {};
+  const errorOf = (attrs: unknown): Error | undefined => {
+    if (attrs instanceof Error) return attrs;
+    const found = attrs && typeof attrs === 'object' ? ((attrs as { error?: unknown }).error ?? (attrs as { err?: unknown }).err) : undefined;
+    return found instanceof Error ? found : undefined;
   };
-  return new Logger({ level, writers: [{ write: (at, attrs, msg) => logger[at](errorOf(attrs), msg ?? '') }] });
+  return new Logger({
+    level,
+    writers: [
+      {
+        write: (at, attrs, msg) => {
+          const error = errorOf(attrs);
+          // A GraphQL error was the client's answer (a refusal, a subgraph's error): nothing for the operator.
+          if (error instanceof GraphQLError && !msg) return;
+          if (!msg && !error) return;
+          logger[at](error ? { error: error.message } : {}, msg ?? '');
+        },
+      },
+    ],
+  });
 }
 
 /** The platform's trusted documents, by manifest id, parsed once. */
@@ -190,7 +217,7 @@ export async function startRouter({ config, supergraph, subgraphUrls = {}, host,
         keyNotFound: persistedQueryError('Send a document of the manifest by extensions.persistedQuery.sha256Hash.', 'PERSISTED_QUERY_NOT_IN_LIST', 400),
       },
     },
-    plugins: () => [operationLimits()],
+    plugins: () => [requestValues(), operationLimits()],
   });
   // The schema is loaded now: a supergraph it cannot serve stops the start, not the first request.
   await gateway.getSchema();

@@ -146,6 +146,18 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
     expect(huge.status).toBe(413);
     const chunked = await fetch(router.base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Blob(['{"query":"{ __typename }"}']).stream(), duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(411);
+    // Variables as /graphql takes them: nested at most 32 deep (a deep JSON value once took the router's
+    // heap before a subgraph saw it), at most 10,000 values; refused without a credential too.
+    const createStage = operation('createStage');
+    const withSettings = (settings: string) =>
+      persisted(JSON.stringify({ query: createStage.source, operationName: createStage.name, variables: { eventId: 'evt_open', idempotencyKey: 'k', input: { name: 'x', format: 'round_robin', bestOf: 1, settings: '@' } } })).replace('"@"', settings);
+    for (const settings of ['['.repeat(15_000) + ']'.repeat(15_000), JSON.stringify(Array.from({ length: 20_000 }, () => 1))]) {
+      const at = performance.now();
+      const deep = await post(router.base, {}, withSettings(settings));
+      expect(deep.status, deep.text).toBe(400);
+      expect(JSON.parse(deep.text).errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: expect.stringMatching(/^variables/) }] });
+      expect(performance.now() - at).toBeLessThan(1_000);
+    }
     // The limits of /graphql still hold for a manifest document's variables: a page of 100,000 costs past the limit.
     const page = await post(router.base, { authorization: 'Bearer demo-token-app' }, request('listOrganisationEvents', { organisationId: 'org_demo', limit: 100_000 }).named);
     expect(page.status, page.text).toBe(400);
@@ -237,6 +249,9 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
       expect((await post(odd.base, {}, issue)).status).toBe(503);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(odd.output()).not.toContain('demo-app-secret');
+      // Refusals were the client's answer: none leaves an empty error line in the log.
+      for (let i = 0; i < 5; i++) await post(odd.base, {}, JSON.stringify({ query: '{ __typename }' }));
+      expect(odd.output()).not.toMatch(/"msg":""/);
     } finally {
       await odd.stop();
       await new Promise((resolve) => fake.close(resolve));
