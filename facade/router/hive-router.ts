@@ -8,7 +8,8 @@
 //   whatever their size, and a parse of a 1 MiB text takes more than its heap);
 // - only router.yaml's propagated headers reach a subgraph, and the shared secret is set from the
 //   router's environment (a client's own svc-subgraph-secret never passes);
-// - /graphql's operation limits and cost (limits.ts) on every operation, variables included;
+// - variables and extensions as /graphql takes them (32 deep, 10,000 values, storable text), then
+//   /graphql's operation limits and cost (limits.ts) on every operation;
 // - a subgraph that cannot be reached, does not answer within the timeout or answers anything but
 //   GraphQL is 503 service_unavailable with Retry-After, as on /graphql, never its address, its
 //   body or a hang; errors keep only message, path, locations, code and details;
