@@ -2,6 +2,7 @@
 // This process is the server: `npm start` execs it, so signals reach it. SIGTERM or SIGINT drain the
 // requests in flight (at most SHUTDOWN_DRAIN_MS, default 8 s) and exit at most 1.5 s later (under
 // 10 s with the default).
+import '../subgraphs/shared/settings-check.ts';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,16 +17,15 @@ import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migratio
 import { ensurePostgresDatabase } from '../prisma/tools/database-setup.ts';
 import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
-import { createLogger } from './http/observability.ts';
+import { createLogger } from '../subgraphs/shared/logger.ts';
+import { setting } from '../subgraphs/shared/config.ts';
 import { createPlatform, type Platform } from './server.ts';
 
-const logger = createLogger();
+const logger = createLogger('esports-platform');
 installProcessGuards(logger);
 
-const drainSetting = Number(process.env.SHUTDOWN_DRAIN_MS ?? 8_000);
-const drainMs = Number.isFinite(drainSetting) && drainSetting >= 0 ? drainSetting : 8_000;
-const databaseUrl = process.env.DATABASE_URL;
-const onPostgres = Boolean(databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl));
+const drainMs = setting('SHUTDOWN_DRAIN_MS');
+const onPostgres = setting('DATABASE_URL') !== undefined;
 
 const migrateChild = fileURLToPath(new URL('./migrate.mjs', import.meta.url));
 
@@ -66,7 +66,7 @@ function prepareInChild(seed: boolean, hold: DataDirHold | undefined): Promise<P
  * the same work in-process.
  */
 async function openPrepared(hold: DataDirHold | undefined): Promise<{ db: Database } & Prepared> {
-  const seed = process.env.SEED_DEMO_WORLD !== '0';
+  const seed = setting('SEED_DEMO_WORLD');
   const bundled = existsSync(migrateChild);
   if (bundled && !onPostgres && !existsSync(path.join(pgliteDataDir(), 'PG_VERSION'))) {
     const prepared = await prepareInChild(seed, hold);
@@ -96,7 +96,7 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
   // migration child's turn and the close and reopen around it (data-dir-lock.ts).
   const dataDir = pgliteDataDir();
   const hold = onPostgres || dataDir.startsWith('memory://') ? undefined : holdDataDir(dataDir);
-  if (onPostgres) await ensurePostgresDatabase(databaseUrl!);
+  if (onPostgres) await ensurePostgresDatabase(setting('DATABASE_URL')!);
   const { db, applied, seeded } = await openPrepared(hold);
   const platform = await createPlatform({ db, subgraphUrls, subgraphSecret });
   const { url } = await platform.listen(port, host);

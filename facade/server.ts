@@ -16,7 +16,9 @@ import { mountOverlays } from './overlays/pages.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { mountHealth } from './http/health.ts';
 import { mountLanding } from './http/landing.ts';
-import { createLogger, createMetrics, requestLogger } from './http/observability.ts';
+import { createMetrics, requestLogger } from './http/observability.ts';
+import { createLogger } from '../subgraphs/shared/logger.ts';
+import { readConfig } from '../subgraphs/shared/config.ts';
 import { Issuer, mountOAuthMetadata } from './http/oauth-metadata.ts';
 import { ApiError } from '../subgraphs/shared/errors.ts';
 import { DEFAULT_HOST, listen, reachableBase } from '../subgraphs/shared/listen.ts';
@@ -59,16 +61,12 @@ export interface Platform {
   close(options?: { drainMs?: number }): Promise<void>;
 }
 
-/** TRUST_PROXY: how many proxies stand in front (default 0: the peer of the connection is the client). */
-function trustedProxies(value = process.env.TRUST_PROXY ?? '0'): number {
-  if (!/^\d{1,2}$/.test(value.trim())) throw new Error(`TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2, …); it is "${value}".`);
-  return Number(value.trim());
-}
-
-export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker = process.env.WEBHOOK_WORKER !== 'off', rateLimits = rateLimitConfig(), rateLimitStore, logger = createLogger() }: PlatformOptions): Promise<Platform> {
-  // Settings first: one that cannot be read stops the start before anything is opened. (The
-  // subgraphs check their own as they load: subgraphs/index.ts.)
-  const proxies = trustedProxies();
+export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeExecution = 'auto', webhookWorker, rateLimits, rateLimitStore, logger = createLogger('esports-platform') }: PlatformOptions): Promise<Platform> {
+  // Settings first: one that cannot be read stops the start before anything is opened.
+  const config = readConfig();
+  webhookWorker ??= config.WEBHOOK_WORKER;
+  rateLimits ??= rateLimitConfig();
+  const proxies = config.TRUST_PROXY;
   const trustedDocuments = new TrustedDocuments(trustedDocumentsConfig(), loadManifest());
   const issuer = new Issuer();
   const metrics = createMetrics();

@@ -3,14 +3,15 @@
 // PostgreSQL database. SIGTERM or SIGINT let the attempts in flight finish and be recorded.
 // A database it cannot use (unreachable, not migrated, a PGlite directory another process holds) is
 // one sentence and exit 1 at start.
+import '../subgraphs/shared/settings-check.ts';
 import { openDatabase } from '../subgraphs/shared/db/database.ts';
 import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
 import { exitWithStartupFailure } from '../subgraphs/shared/startup.ts';
 import { WebhookWorker, webhookAttemptLogger } from '../subgraphs/developer/webhooks/worker.ts';
 import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
-import { createLogger } from './http/observability.ts';
+import { createLogger } from '../subgraphs/shared/logger.ts';
 
-const logger = createLogger();
+const logger = createLogger('esports-platform');
 installProcessGuards(logger);
 
 try {

@@ -9,7 +9,7 @@ import { apolloKoa } from './shared/apollo-koa.ts';
 import Koa from 'koa';
 import { GraphQLError } from 'graphql';
 import getRawBody from 'raw-body';
-import pino from 'pino';
+import { createLogger } from './shared/logger.ts';
 import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from './shared/context.ts';
 import { formatSubgraphError } from './shared/error-format.ts';
 import { ApiError } from './shared/errors.ts';
@@ -36,7 +36,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function startSubgraphServer(name: SubgraphName, db: Database, { secret, port = 0, host = DEFAULT_HOST }: SubgraphServerOptions): Promise<SubgraphServer> {
   if (!secret) throw new Error('startSubgraphServer: a subgraph served over HTTP needs its shared secret');
   const authentic = subgraphSecretCheck(secret);
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: `subgraph-${name}` } });
+  const logger = createLogger(`subgraph-${name}`);
   const server = new ApolloServer<SubgraphContext>({
     schema: await loadSubgraphSchema(name),
     csrfPrevention: false,

@@ -10,12 +10,8 @@ export async function loadSubgraphSchema(name: SubgraphName): Promise<GraphQLSch
       return (await import('./competitions/schema/index.ts')).schema;
     case 'esports':
       return (await import('./esports/schema/index.ts')).schema;
-    case 'developer': {
-      // Its settings are checked where it starts, in the facade's process or alone: one that cannot
-      // be read stops the start rather than fail every token request.
-      (await import('./developer/oauth/model.ts')).refreshTokenReuseSeconds();
+    case 'developer':
       return (await import('./developer/schema/index.ts')).schema;
-    }
   }
 }
 

@@ -6,6 +6,8 @@ import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../schema
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
+import { withSettingsTable } from '../subgraphs/shared/config.ts';
+import { fromRoot } from '../subgraphs/shared/paths.ts';
 
 describe('drift', () => {
   it('prisma/schema.prisma and prisma/migrations agree (npm run db:diff -- <name> writes what is missing)', async () => {
@@ -24,6 +26,11 @@ describe('drift', () => {
 
   it('schema/trusted-documents.json is the manifest of the route table\'s operations (npm run schema)', async () => {
     expect(await readFile(TRUSTED_DOCUMENTS_PATH, 'utf8')).toBe(printManifest(manifestOf(routeTable)));
+  });
+
+  it("docs/deployment.md's table of variables is what subgraphs/shared/config.ts declares (npm run schema)", async () => {
+    const deployment = await readFile(fromRoot('docs/deployment.md'), 'utf8');
+    expect(deployment).toBe(withSettingsTable(deployment));
   });
 
   it('composition reports errors instead of writing a broken supergraph', async () => {

@@ -5,6 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode } from 'graphql';
 import { GRAPHQL_LIMITS } from './limits.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 
 /**
  * An upper bound of the heap (bytes) a document parsed by graphql-js with its locations retains: its
@@ -24,19 +25,15 @@ export function parsedBytes(document: DocumentNode, text?: string): number {
   return documentBytes(tokens, text?.length ?? document.loc?.source.body.length ?? GRAPHQL_LIMITS.documentBytes);
 }
 
-const envMiB = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return (Number.isFinite(value) && value > 0 ? value : fallback) * 1024 * 1024;
-};
 
 /** The budgets, from the environment (docs/deployment.md#memory lists them with their defaults). */
 export const DOCUMENT_MEMORY = {
   /** Each of the two document caches of /graphql: admission's parse cache and Apollo Server's store of validated documents. */
-  cacheBytes: envMiB('GRAPHQL_DOCUMENT_CACHE_MB', 4),
+  cacheBytes: setting('GRAPHQL_DOCUMENT_CACHE_MB') * 1024 * 1024,
   /** Documents that requests being answered hold, all clients together. */
-  inFlightBytes: envMiB('GRAPHQL_INFLIGHT_MB', 16),
+  inFlightBytes: setting('GRAPHQL_INFLIGHT_MB') * 1024 * 1024,
   /** The same, for one client address (or one gateway credential). */
-  inFlightPerClientBytes: envMiB('GRAPHQL_INFLIGHT_PER_CLIENT_MB', 8),
+  inFlightPerClientBytes: setting('GRAPHQL_INFLIGHT_PER_CLIENT_MB') * 1024 * 1024,
 };
 
 

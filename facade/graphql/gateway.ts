@@ -5,28 +5,18 @@ import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { QueryPlan } from '@apollo/query-planner';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
-import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
+import { loadSubgraphSchemas, type SubgraphName } from '../../subgraphs/index.ts';
 import { supergraphPath } from '../../schema/compose.ts';
 import type { GatewayContext } from './context.ts';
 import { InProcessDataSource } from './in-process-data-source.ts';
 import { SUBGRAPH_SECRET_HEADER } from '../../subgraphs/shared/subgraph-secret.ts';
 import { asKeyValueCache, budgetedCache } from './document-memory.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 
 export type SubgraphUrls = Partial<Record<SubgraphName, string>>;
 
 /** SUBGRAPH_URLS="competitions=http://…/graphql,esports=…,developer=…" */
-export function subgraphUrlsFromEnv(value = process.env.SUBGRAPH_URLS): SubgraphUrls | undefined {
-  if (!value) return undefined;
-  const urls: SubgraphUrls = {};
-  for (const pair of value.split(',')) {
-    const [name, url] = pair.split('=').map((part) => part.trim());
-    if (!SUBGRAPH_NAMES.includes(name as SubgraphName) || !url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-      throw new Error(`SUBGRAPH_URLS: cannot read "${pair}" (name=http://… or https://… for each of ${SUBGRAPH_NAMES.join(', ')})`);
-    }
-    urls[name as SubgraphName] = url;
-  }
-  return urls;
-}
+export const subgraphUrlsFromEnv = (env: NodeJS.ProcessEnv = process.env): SubgraphUrls | undefined => setting('SUBGRAPH_URLS', env);
 
 /**
  * How long a subgraph request may take, answer included (router.yaml's traffic_shaping.all.timeout):

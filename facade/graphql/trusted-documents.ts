@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '../../subgraphs/shared/crypto.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import { getOperationAST, parse } from 'graphql';
 import { schemaDir } from '../../schema/compose.ts';
 import type { Context } from 'koa';
@@ -56,18 +57,7 @@ export interface TrustedDocumentsConfig {
 
 /** GRAPHQL_TRUSTED_DOCUMENTS and GRAPHQL_ANY_DOCUMENT_CLIENTS; a value that cannot be read stops the start. */
 export function trustedDocumentsConfig(env: NodeJS.ProcessEnv = process.env): TrustedDocumentsConfig {
-  const mode = (env.GRAPHQL_TRUSTED_DOCUMENTS ?? 'allow').trim() || 'allow';
-  if (mode !== 'off' && mode !== 'allow' && mode !== 'require') {
-    throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS must be off, allow or require; it is "${env.GRAPHQL_TRUSTED_DOCUMENTS}".`);
-  }
-  const applications = new Set<string>();
-  const organisations = new Set<string>();
-  for (const client of (env.GRAPHQL_ANY_DOCUMENT_CLIENTS ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
-    if (client.startsWith('app_')) applications.add(client);
-    else if (client.startsWith('org_')) organisations.add(client);
-    else throw new Error(`GRAPHQL_ANY_DOCUMENT_CLIENTS lists application ids (app_…) and organisation ids (org_…), comma-separated; "${client}" is neither.`);
-  }
-  return { mode, anyDocument: { applications, organisations } };
+  return { mode: setting('GRAPHQL_TRUSTED_DOCUMENTS', env), anyDocument: setting('GRAPHQL_ANY_DOCUMENT_CLIENTS', env) };
 }
 
 /** The committed manifest, by hash; checked at start that each body is one named operation. */

@@ -6,22 +6,11 @@
 // therefore be cached), and the iss of every authorization response (RFC 9207) is the same issuer.
 import type Router from '@koa/router';
 import { KNOWN_SCOPES } from '../../subgraphs/shared/scopes.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import { GRANT_TYPES } from '../../subgraphs/developer/oauth/model.ts';
 
-/** PUBLIC_URL as an issuer: an http(s) origin (scheme, host, port), nothing after it. */
-export function publicUrlOf(value: string | undefined): string | null {
-  if (value === undefined || value.trim() === '') return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    // refused below
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-    throw new Error(`PUBLIC_URL must be the origin clients call, e.g. https://api.example.com (http or https, no path, query or fragment); it is "${value}".`);
-  }
-  return url.origin;
-}
+/** PUBLIC_URL's origin (null when unset); anything but an http(s) origin throws its one sentence. */
+export const publicUrlOf = (value: string | undefined): string | null => setting('PUBLIC_URL', { PUBLIC_URL: value }) ?? null;
 
 /** The platform's issuer: PUBLIC_URL, else (local use) the first address it listens on. */
 export class Issuer {
@@ -29,8 +18,8 @@ export class Issuer {
   /** Whether it follows PUBLIC_URL (else the listening address). */
   readonly configured: boolean;
 
-  constructor(publicUrl = process.env.PUBLIC_URL) {
-    this.value = publicUrlOf(publicUrl);
+  constructor(publicUrl = setting('PUBLIC_URL')) {
+    this.value = publicUrl ?? null;
     this.configured = this.value !== null;
   }
 

@@ -1,12 +1,8 @@
 // Structured JSON logs with the request id, and Prometheus metrics by route.
 import type { Middleware } from 'koa';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { memoryBudgets } from '../graphql/document-memory.ts';
-
-export function createLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'esports-platform' } });
-}
 
 export interface Metrics {
   registry: Registry;

@@ -19,6 +19,7 @@ import { resolveKeyCredential } from '../../subgraphs/shared/api-keys.ts';
 import { ApiError } from '../../subgraphs/shared/errors.ts';
 import { unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
 import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
+import { setting, type SettingName } from '../../subgraphs/shared/config.ts';
 
 export interface Policy {
   /** The name clients see in RateLimit-Policy. */
@@ -351,21 +352,19 @@ export interface RateLimitConfig {
   authFailures: Policy;
 }
 
-const policy = (name: string, variable: string, fallback: string): Policy => {
-  const value = process.env[variable] ?? fallback;
-  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`${variable} must read <requests>/<seconds>, e.g. ${fallback}; it is "${value}".`);
-  return { name, quota: Number(match[1]), windowSeconds: Number(match[2]) };
+const policy = (name: string, variable: SettingName & `RATE_LIMIT_${string}`): Policy => {
+  const { count, seconds } = setting(variable as 'RATE_LIMIT_TOKEN');
+  return { name, quota: count, windowSeconds: seconds };
 };
 
 /** The limits, from the environment (docs/errors.md#rate-limits lists them with their defaults). */
 export function rateLimitConfig(): RateLimitConfig {
   return {
-    token: policy('token', 'RATE_LIMIT_TOKEN', '6000/60'),
-    apiKey: policy('api_key', 'RATE_LIMIT_API_KEY', '6000/60'),
-    anonymous: policy('anonymous', 'RATE_LIMIT_ANONYMOUS', '600/60'),
-    client: policy('client', 'RATE_LIMIT_CLIENT', '120/60'),
-    authFailures: policy('auth_failures', 'RATE_LIMIT_AUTH_FAILURES', '20/600'),
+    token: policy('token', 'RATE_LIMIT_TOKEN'),
+    apiKey: policy('api_key', 'RATE_LIMIT_API_KEY'),
+    anonymous: policy('anonymous', 'RATE_LIMIT_ANONYMOUS'),
+    client: policy('client', 'RATE_LIMIT_CLIENT'),
+    authFailures: policy('auth_failures', 'RATE_LIMIT_AUTH_FAILURES'),
   };
 }
 
@@ -499,11 +498,11 @@ export const refusalHeaders = (decision: Decision): Record<string, string> => ({
 export function openRateLimitStore(
   db: Database,
   log: (message: string, error?: unknown) => void,
-  { redisUrl = process.env.REDIS_URL, prefix = process.env.RATE_LIMIT_PREFIX }: { redisUrl?: string; prefix?: string } = {},
+  { redisUrl = setting('REDIS_URL'), prefix = setting('RATE_LIMIT_PREFIX') }: { redisUrl?: string; prefix?: string } = {},
 ): { store: StoreOptions; close(): Promise<void> } {
-  const syncMs = Number(process.env.RATE_LIMIT_SYNC_MS ?? 100);
+  const syncMs = setting('RATE_LIMIT_SYNC_MS');
   const failures = new FailureRun('rate-limit store', log);
-  if (process.env.RATE_LIMIT === 'off') return { store: { kind: 'off' }, close: async () => undefined };
+  if (!setting('RATE_LIMIT')) return { store: { kind: 'off' }, close: async () => undefined };
   if (redisUrl) {
     // No offline queue: while Redis is away a write fails at once and the instance counts alone.
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });

@@ -35,6 +35,7 @@ import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } fro
 import { nextTurn } from '../http/turns.ts';
 import { rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { refuseHandshake } from '../http/client-errors.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
@@ -55,30 +56,24 @@ export const CLOSE_CODES = {
 
 export const GATEWAY_PATHS = { token: '/graphql', key: '/api/v1/gateway' } as const;
 
-const envInt = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
-
 /** GATEWAY_MESSAGE_LIMIT="<messages>/<seconds>": incoming messages a socket may send per window. */
-function messageLimit(value = process.env.GATEWAY_MESSAGE_LIMIT ?? '100/10') {
-  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`GATEWAY_MESSAGE_LIMIT must read <messages>/<seconds>, e.g. 100/10; it is "${value}".`);
-  return { messages: Number(match[1]), windowMs: Number(match[2]) * 1000, closeCode: CLOSE_CODES.tooManyMessages };
+function messageLimit() {
+  const { count, seconds } = setting('GATEWAY_MESSAGE_LIMIT');
+  return { messages: count, windowMs: seconds * 1000, closeCode: CLOSE_CODES.tooManyMessages };
 }
 
 export function realtimeLimits(): RealtimeLimits {
   return {
-    maxSubscriptionsPerSocket: envInt('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET', 50),
-    maxSocketsPerCredential: envInt('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL', 2000),
-    maxQueued: envInt('GATEWAY_MAX_QUEUED', 1000),
-    maxQueuedBytes: envInt('GATEWAY_MAX_QUEUED_KB', 1024) * 1024,
+    maxSubscriptionsPerSocket: setting('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET'),
+    maxSocketsPerCredential: setting('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL'),
+    maxQueued: setting('GATEWAY_MAX_QUEUED'),
+    maxQueuedBytes: setting('GATEWAY_MAX_QUEUED_KB') * 1024,
     slowConsumerCode: CLOSE_CODES.slowConsumer,
   };
 }
 
 /** What the gateway's subscriptions may hold in all, and per key or token (GATEWAY_MEMORY_MB, GATEWAY_MEMORY_PER_CREDENTIAL_MB). */
-export const subscriptionMemory = new InFlightBytes(envInt('GATEWAY_MEMORY_MB', 20) * 1024 * 1024, envInt('GATEWAY_MEMORY_PER_CREDENTIAL_MB', 16) * 1024 * 1024);
+export const subscriptionMemory = new InFlightBytes(setting('GATEWAY_MEMORY_MB') * 1024 * 1024, setting('GATEWAY_MEMORY_PER_CREDENTIAL_MB') * 1024 * 1024);
 registerMemoryBudget('gateway_subscriptions', subscriptionMemory.maxBytes, () => subscriptionMemory.bytes);
 
 /**
@@ -173,7 +168,7 @@ export class RealtimeGateway {
 
   async start(): Promise<void> {
     await this.hub.start();
-    const ping = setInterval(() => this.ping(), this.options.pingMs ?? envInt('GATEWAY_PING_MS', 15_000));
+    const ping = setInterval(() => this.ping(), this.options.pingMs ?? setting('GATEWAY_PING_MS'));
     const sweep = setInterval(() => void this.sweeping(), this.options.sweepMs ?? 500);
     ping.unref();
     sweep.unref();

@@ -1,18 +1,19 @@
 // npm run router: Hive Gateway over the subgraph services (npm run start:subgraph), configured by
 // router.yaml. PORT (default 4000), HOST (default 127.0.0.1), SUBGRAPH_SECRET (required, as the
 // subgraphs'), SUBGRAPH_URLS to replace router.yaml's subgraph addresses. No database: it only routes.
+import '../../subgraphs/shared/settings-check.ts';
 import { readFile } from 'node:fs/promises';
-import pino from 'pino';
 import { supergraphPath } from '../../schema/compose.ts';
 import { installProcessGuards, startupFinished } from '../../subgraphs/shared/process-guards.ts';
 import { assertCanListen, listenAddressFromEnv } from '../../subgraphs/shared/listen.ts';
 import { exitWithStartupFailure } from '../../subgraphs/shared/startup.ts';
+import { createLogger } from '../../subgraphs/shared/logger.ts';
 import { subgraphSecretFromEnv } from '../../subgraphs/shared/subgraph-secret.ts';
 import { subgraphUrlsFromEnv } from '../graphql/gateway.ts';
 import { readRouterConfig } from './router-config.ts';
 import { startRouter } from './hive-router.ts';
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'router' } });
+const logger = createLogger('router');
 // Hive Gateway's logger reads LOG_LEVEL itself and refuses pino's levels it lacks (silent, fatal):
 // the level is pino's alone, and Hive Gateway logs through it (hive-router.ts).
 delete process.env.LOG_LEVEL;

@@ -4,9 +4,12 @@ import type { Db } from '../../subgraphs/shared/db/database.ts';
 import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
 import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
 import { importEsportsData } from '../../subgraphs/esports/import.ts';
-import { DEFAULT_RETRY_SCHEDULE } from '../../subgraphs/developer/webhooks/worker.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import { fromRoot } from '../../subgraphs/shared/paths.ts';
 import { readFile } from 'node:fs/promises';
+
+/** The demo deliveries' attempts are spaced by the default schedule, whatever this process is set to. */
+const DEFAULT_RETRY_SCHEDULE = setting('WEBHOOK_RETRY_SCHEDULE', {});
 
 export const DEMO = {
   password: 'demo-password',

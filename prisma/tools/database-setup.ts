@@ -3,6 +3,7 @@
 // sentence an operator can act on, instead of a driver's or the migration engine's stack trace.
 import pg from 'pg';
 import { StartupError } from '../../subgraphs/shared/startup.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import type { Database } from '../../subgraphs/shared/db/database.ts';
 import { pendingMigrationNames } from './migrations.ts';
 
@@ -73,7 +74,7 @@ export async function assertDatabaseReady(db: Database): Promise<void> {
     pending = await pendingMigrationNames(db.query);
   } catch (error) {
     if (error instanceof StartupError) throw error;
-    if (db.kind === 'postgresql') throw explain(error, new URL(process.env.DATABASE_URL ?? db.describe));
+    if (db.kind === 'postgresql') throw explain(error, new URL(setting('DATABASE_URL') ?? db.describe));
     throw new StartupError(`Cannot open ${db.describe}: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
   }
   if (pending.length > 0) {

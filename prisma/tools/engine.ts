@@ -9,6 +9,7 @@ let instances = 0;
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +42,7 @@ export async function openSchemaEngine(factory: SqlMigrationAwareDriverAdapterFa
   const { SchemaEngine } = await loadEngineModule();
   const datamodel = await readFile(schemaPath, 'utf8');
   const log = (message: string) => {
-    if (process.env.PRISMA_ENGINE_DEBUG) process.stderr.write(`${message}\n`);
+    if (setting('PRISMA_ENGINE_DEBUG')) process.stderr.write(`${message}\n`);
   };
   return SchemaEngine.new({ datamodels: [[schemaPath, datamodel]] }, log, bindMigrationAwareSqlAdapterFactory(factory));
 }

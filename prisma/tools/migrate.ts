@@ -2,7 +2,9 @@
 // With --seed it also loads the demo world into a database that lacks it. `npm start` runs this as a
 // short-lived child process (--json) when there is anything to do, so that the schema engine and the
 // seeding never weigh on the server's memory.
+import '../../subgraphs/shared/settings-check.ts';
 import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import { applyMigrations } from './migrations.ts';
 import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
 import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
@@ -10,8 +12,8 @@ import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
 const json = process.argv.includes('--json');
 const seed = process.argv.includes('--seed');
 try {
-  const url = process.env.DATABASE_URL;
-  if (url && /^postgres(ql)?:\/\//.test(url)) await ensurePostgresDatabase(url);
+  const url = setting('DATABASE_URL');
+  if (url) await ensurePostgresDatabase(url);
   const db = openDatabase();
   const applied = await applyMigrations(db.adapterFactory);
   const seeded = seed ? await loadDemoWorldIfEmpty(db.prisma) : false;

@@ -2,18 +2,20 @@
 // PGlite's directory) and restores the demo world: migrations applied afresh, demo world loaded.
 // On PGlite it takes the directory's lock before it removes anything: with a server (or any other
 // process) on the directory it refuses and leaves it as it is (data-dir-lock.ts).
+import '../../subgraphs/shared/settings-check.ts';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, pgliteDataDir } from '../../subgraphs/shared/db/database.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
 import { holdDataDir, LOCK_FILE } from '../../subgraphs/shared/db/data-dir-lock.ts';
 import { applyMigrations } from './migrations.ts';
 import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
 import { loadDemoWorld } from '../seed/demo-world.ts';
 
 try {
-  const url = process.env.DATABASE_URL;
-  if (url && /^postgres(ql)?:\/\//.test(url)) {
+  const url = setting('DATABASE_URL');
+  if (url) {
     await ensurePostgresDatabase(url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -1,4 +1,5 @@
 // npm run db:seed: applies migrations, then loads the demo world unless it is loaded already.
+import '../../subgraphs/shared/settings-check.ts';
 import { openDatabase } from '../../subgraphs/shared/db/database.ts';
 import { exitWithStartupFailure } from '../../subgraphs/shared/startup.ts';
 import { applyMigrations } from './migrations.ts';

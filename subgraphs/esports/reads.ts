@@ -5,10 +5,11 @@
 import type { SqlRunner } from '../shared/db/database.ts';
 import type { EsportsCaller } from './access.ts';
 import { ApiError } from '../shared/errors.ts';
+import { setting } from '../shared/config.ts';
 import { recordUnit } from './meter.ts';
 
 /** ESPORTS_METERING=off runs the same reads without the unit: for measuring metering's cost only. */
-export const meteringEnabled = () => process.env.ESPORTS_METERING !== 'off';
+export const meteringEnabled = () => setting('ESPORTS_METERING');
 
 const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

@@ -8,6 +8,7 @@
 // newer transaction, so it sorts after every position already handed out. Writers pay one column
 // default; nothing serialises them. A long transaction holds the feed back until it ends.
 import { ApiError } from './errors.ts';
+import { setting } from './config.ts';
 import type { Database, SqlRunner, SqlStatement } from './db/database.ts';
 import { iso, NOW } from './db/sql-fragments.ts';
 import { coalesce } from './coalesce.ts';
@@ -161,8 +162,7 @@ export async function pruneChanges(sql: SqlRunner, retentionMs = retentionPeriod
 }
 
 export function retentionPeriodMs(): number {
-  const days = Number(process.env.CHANGE_FEED_RETENTION_DAYS ?? 30);
-  return (Number.isFinite(days) && days > 0 ? days : 30) * 86_400_000;
+  return setting('CHANGE_FEED_RETENTION_DAYS') * 86_400_000;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Database, Db, SqlRunner } from './db/database.ts';
 import { resolveAuthority, type Authority } from './authority.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 import { resolveKeyCredential, type KeyAuthority } from './api-keys.ts';
+import { setting } from './config.ts';
 
 export interface RequestScope {
   requestId: string;
@@ -51,7 +52,7 @@ export function createSubgraphContext(database: Database, scope: RequestScope): 
 const HEADER_REQUEST_ID = 'x-request-id';
 
 /** How long a request may take before it is answered as failed (REQUEST_TIMEOUT_MS, default 10 s). */
-export const requestBudgetMs = () => Number(process.env.REQUEST_TIMEOUT_MS ?? 10_000);
+export const requestBudgetMs = () => setting('REQUEST_TIMEOUT_MS');
 
 /** A RequestScope from the headers of an HTTP request to a subgraph served alone. */
 export function scopeFromHeaders(headers: Record<string, string | string[] | undefined>, fallbackId: string): RequestScope {

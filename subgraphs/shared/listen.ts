@@ -4,6 +4,7 @@
 // StartupError), never an 'error' event that nobody handles.
 import { createServer, type Server } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { setting } from './config.ts';
 import { StartupError } from './startup.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -15,14 +16,7 @@ export interface ListenAddress {
 
 /** PORT (a whole number 0–65535; 0 picks a free port) and HOST (default 127.0.0.1); unset or empty takes the default. Throws a StartupError. */
 export function listenAddressFromEnv(defaultPort: number, env: NodeJS.ProcessEnv = process.env): ListenAddress {
-  const portText = env.PORT?.trim() ?? '';
-  const port = portText === '' ? defaultPort : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 0 && port <= 65_535)) {
-    throw new StartupError(`PORT must be a whole number from 0 to 65535 (0 picks a free port), not ${JSON.stringify(env.PORT)}.`);
-  }
-  // An IPv6 address may come in URL brackets ([::1]); listen() wants it bare.
-  const host = env.HOST?.trim().replace(/^\[(.*)\]$/, '$1') || DEFAULT_HOST;
-  return { port, host };
+  return { port: setting('PORT', env) ?? defaultPort, host: setting('HOST', env) };
 }
 
 /** Whether only this machine can reach the address: 127.0.0.0/8, ::1 or localhost. */

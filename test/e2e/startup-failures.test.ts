@@ -1,6 +1,6 @@
 // A process that cannot start says why in one sentence and exits 1, whatever the cause: a port in use
-// or refused, a PORT or HOST that cannot be listened on, a missing or weak SUBGRAPH_SECRET, a database
-// that cannot be reached or lacks migrations. None of them hangs (the process guard does not swallow
+// or refused, a PORT or HOST that cannot be listened on, a setting it does not accept, a missing or
+// weak SUBGRAPH_SECRET, a database that cannot be reached or lacks migrations. None of them hangs (the process guard does not swallow
 // start-up failures) and none prints a stack trace.
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -63,7 +63,7 @@ describe('a server that cannot listen', () => {
     ['start:subgraph', ['-1', '0x10', '4000x']],
   ] as const)('npm %s refuses a PORT that is not a port, before opening anything', async (command, ports) => {
     // At once: none of them gets as far as the database.
-    await Promise.all(ports.map((port) => refuses(command, { ...secret, PORT: port }, new RegExp(`^PORT must be a whole number from 0 to 65535 \\(0 picks a free port\\), not "${port.replace('.', '\\.')}"\\.$`))));
+    await Promise.all(ports.map((port) => refuses(command, { ...secret, PORT: port }, new RegExp(`^PORT must be a whole number from 0 to 65535 \\(0 picks a free port\\); it is "${port.replace('.', '\\.')}"\\.$`))));
   }, 120_000);
 
   it('npm start names a HOST that is not an address of this machine, and one that does not resolve', async () => {
@@ -84,11 +84,19 @@ describe('a server that cannot listen', () => {
   }, 120_000);
 });
 
+describe('a setting that cannot be read', () => {
+  it.each(['start', 'start:subgraph', 'worker'] as const)('npm %s refuses it with one sentence naming the variable, before opening the database', async (command) => {
+    // The database is unreachable: a process that got as far as opening it would say so instead.
+    await refuses(command, { ...secret, ...unreachable, PORT: '0', GATEWAY_MESSAGE_LIMIT: 'lots' }, /^GATEWAY_MESSAGE_LIMIT must be <messages>\/<seconds>, e\.g\. 100\/10; it is "lots"\.$/);
+    await refuses(command, { ...secret, ...unreachable, PORT: '0', WEBHOOK_WORKER: 'no' }, /^WEBHOOK_WORKER must be on or off; it is "no"\.$/);
+  }, 120_000);
+});
+
 describe('a distributed topology without its shared secret', () => {
   it('npm run start:subgraph refuses to start without SUBGRAPH_SECRET, or with a weak one', async () => {
-    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: '' }, /^SUBGRAPH_SECRET is not set, and the developer subgraph needs it: set SUBGRAPH_SECRET to the same random value of at least 32 visible ASCII characters .*openssl rand -hex 32.*\.$/);
-    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: 'x'.repeat(31) }, /^SUBGRAPH_SECRET is too weak for the developer subgraph \(31 characters\): /);
-    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: `${'x'.repeat(31)} y` }, /^SUBGRAPH_SECRET is too weak for the developer subgraph \(33 characters, not all visible ASCII\): /);
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: '' }, /^SUBGRAPH_SECRET is not set, and the developer subgraph needs it: set it to a random value of at least 32 visible ASCII characters .*openssl rand -hex 32.*\.$/);
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: 'x'.repeat(31) }, /^SUBGRAPH_SECRET must be at least 32 visible ASCII characters .*; it is 31 characters long\.$/);
+    await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: `${'x'.repeat(31)} y` }, /^SUBGRAPH_SECRET must be at least 32 visible ASCII characters .*; it is 33 characters long\.$/);
   }, 120_000);
 
   it('npm start with SUBGRAPH_URLS refuses to start without SUBGRAPH_SECRET', async () => {

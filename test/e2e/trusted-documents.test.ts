@@ -166,7 +166,7 @@ describe('require', () => {
 describe('configuration', () => {
   it('stops the start with one sentence naming the variable', () => {
     expect(() => trustedDocumentsConfig({ GRAPHQL_TRUSTED_DOCUMENTS: 'sometimes' })).toThrow(/^GRAPHQL_TRUSTED_DOCUMENTS must be off, allow or require/);
-    expect(() => trustedDocumentsConfig({ GRAPHQL_ANY_DOCUMENT_CLIENTS: 'app_a,usr_b' })).toThrow(/^GRAPHQL_ANY_DOCUMENT_CLIENTS lists application ids/);
+    expect(() => trustedDocumentsConfig({ GRAPHQL_ANY_DOCUMENT_CLIENTS: 'app_a,usr_b' })).toThrow(/^GRAPHQL_ANY_DOCUMENT_CLIENTS must be application ids \(app_…\) and organisation ids \(org_…\), comma-separated; "usr_b" is neither\.$/);
     expect(trustedDocumentsConfig({})).toMatchObject({ mode: 'allow' });
     expect(trustedDocumentsConfig({ GRAPHQL_TRUSTED_DOCUMENTS: 'require', GRAPHQL_ANY_DOCUMENT_CLIENTS: ' app_a , org_b ' }).anyDocument).toEqual({ applications: new Set(['app_a']), organisations: new Set(['org_b']) });
   });

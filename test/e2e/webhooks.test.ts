@@ -6,7 +6,9 @@ import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { DEFAULT_RETRY_SCHEDULE } from '../../subgraphs/developer/webhooks/worker.ts';
+import { setting } from '../../subgraphs/shared/config.ts';
+
+const DEFAULT_RETRY_SCHEDULE = setting('WEBHOOK_RETRY_SCHEDULE', {});
 
 let server: TestServer;
 let receiver: Receiver;

@@ -15,6 +15,7 @@ import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } fro
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
 import { KNOWN_SCOPES } from '../../shared/scopes.ts';
+import { setting } from '../../shared/config.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
 import type { Database } from '../../shared/db/database.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
@@ -32,10 +33,7 @@ export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
  * (REFRESH_TOKEN_REUSE_SECONDS, default 10; 0: not at all), what Auth0 calls the reuse interval and
  * Okta the grace period.
  */
-export function refreshTokenReuseSeconds(value = process.env.REFRESH_TOKEN_REUSE_SECONDS ?? '10'): number {
-  if (!/^\d{1,4}$/.test(value.trim())) throw new Error(`REFRESH_TOKEN_REUSE_SECONDS must be a whole number of seconds (0–9999); it is "${value}".`);
-  return Number(value.trim());
-}
+export const refreshTokenReuseSeconds = (env: NodeJS.ProcessEnv = process.env): number => setting('REFRESH_TOKEN_REUSE_SECONDS', env);
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 
 /** The application as the library sees it. */

@@ -10,8 +10,9 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../../shared/errors.ts';
+import { setting } from '../../shared/config.ts';
 
-export const allowLocal = () => process.env.WEBHOOKS_ALLOW_LOCAL === '1';
+export const allowLocal = () => setting('WEBHOOKS_ALLOW_LOCAL');
 
 /** Why an address may not be a webhook target, or null when it may. */
 export function blockedRange(address: string): string | null {

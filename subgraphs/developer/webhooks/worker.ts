@@ -9,19 +9,12 @@ import type { Database } from '../../shared/db/database.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import { onChanges, pruneChanges } from '../../shared/change-feed.ts';
 import { coalesce } from '../../shared/coalesce.ts';
+import { setting } from '../../shared/config.ts';
 import { FailureRun } from '../../shared/failure-run.ts';
 import { retryWhileUnavailable } from '../../shared/db/unavailable.ts';
 import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
 import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
-/** Seconds after the previous attempt; after the last one the delivery is dead-letter. */
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
-/**
- * Attempts in flight to one endpoint: a receiver that hangs holds at most this many of the workers'
- * slots (each for the time limit, then 1 while it fails) while the others' deliveries go on; a
- * quarter of a worker's 64, so that one busy receiver still gets deliveries at the worker's pace.
- */
-export const DEFAULT_ENDPOINT_CONCURRENCY = 16;
 /** An endpoint failing continuously this long is disabled. */
 const FAILING_DISABLES_AFTER = '5 days';
 /** An unrecorded attempt is retried by whoever claims it after its lease: recording stops this long before. */
@@ -29,15 +22,8 @@ const LEASE_MARGIN_MS = 5_000;
 /** A receiver's Retry-After is honoured up to this many seconds. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export function retrySchedule(): number[] {
-  const configured = process.env.WEBHOOK_RETRY_SCHEDULE;
-  if (!configured) return DEFAULT_RETRY_SCHEDULE;
-  const seconds = configured.split(',').map((part) => Number(part.trim()));
-  if (!seconds.length || seconds.some((value) => !Number.isFinite(value) || value < 0)) {
-    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800; got ${configured}`);
-  }
-  return seconds;
-}
+/** Seconds after the previous attempt; after the last one the delivery is dead-letter. */
+export const retrySchedule = (): number[] => setting('WEBHOOK_RETRY_SCHEDULE');
 
 /**
  * Claims serialise on this transaction-level advisory lock, so that each sees every claim made before
@@ -224,14 +210,14 @@ export class WebhookWorker {
     private readonly db: Database,
     options: WorkerOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 64);
-    this.endpointConcurrency = options.endpointConcurrency ?? Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? DEFAULT_ENDPOINT_CONCURRENCY);
+    this.concurrency = options.concurrency ?? setting('WEBHOOK_CONCURRENCY');
+    this.endpointConcurrency = options.endpointConcurrency ?? setting('WEBHOOK_ENDPOINT_CONCURRENCY');
     if (!Number.isInteger(this.endpointConcurrency) || this.endpointConcurrency < 1) {
       throw new Error(`WEBHOOK_ENDPOINT_CONCURRENCY must be a whole number of at least 1; got ${this.endpointConcurrency}`);
     }
-    this.timeoutMs = options.timeoutMs ?? Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
+    this.timeoutMs = options.timeoutMs ?? setting('WEBHOOK_TIMEOUT_MS');
     // The lease must outlast an attempt, or a second worker could make it while the first still is.
-    this.leaseMs = Math.max(options.leaseMs ?? Number(process.env.WEBHOOK_LEASE_MS ?? 60_000), this.timeoutMs + 1_000);
+    this.leaseMs = Math.max(options.leaseMs ?? setting('WEBHOOK_LEASE_MS'), this.timeoutMs + 1_000);
     this.pollMs = options.pollMs ?? 1000;
     this.schedule = options.schedule ?? retrySchedule();
     this.log = options.log ?? (() => undefined);

@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client.ts';
 import { holdDataDir } from './data-dir-lock.ts';
+import { setting } from '../config.ts';
 
 export type Db = PrismaClient;
 
@@ -101,7 +102,7 @@ function statementName(query: { sql: string }): string {
 }
 
 export function openDatabase(options: DatabaseOptions = {}): Database {
-  const url = options.url ?? process.env.DATABASE_URL;
+  const url = options.url ?? setting('DATABASE_URL');
   const counter: Counter | undefined = options.countQueries ? { count: 0 } : undefined;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize, counter);
   return openPglite(options.dataDir ?? pgliteDataDir(), counter, options.loadDataDir);
@@ -109,14 +110,13 @@ export function openDatabase(options: DatabaseOptions = {}): Database {
 
 /** How long a request waits for a PostgreSQL connection (DATABASE_CONNECT_TIMEOUT_MS, default 10 s). */
 function connectTimeoutMs(): number {
-  const value = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 10_000);
-  return Number.isFinite(value) && value > 0 ? value : 10_000;
+  return setting('DATABASE_CONNECT_TIMEOUT_MS');
 }
 
 /** Where the embedded database lives: PGLITE_DATA_DIR, else ./data/pglite. */
-export const pgliteDataDir = () => process.env.PGLITE_DATA_DIR ?? path.resolve('data/pglite');
+export const pgliteDataDir = () => setting('PGLITE_DATA_DIR') ?? path.resolve('data/pglite');
 
-function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10), counter?: Counter): Database {
+function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), counter?: Counter): Database {
   // Pipelined connections: a transaction's statements go out together (see transaction below); a
   // single query, Prisma's included, behaves as on any connection.
   // A connection is waited for at most DATABASE_CONNECT_TIMEOUT_MS (a server that does not answer, or
@@ -188,7 +188,7 @@ function openPglite(dataDir: string, counter?: Counter, loadDataDir?: Blob): Dat
   const hold = inMemory ? undefined : holdDataDir(dataDir);
   // PGlite's default shared_buffers (128 MB) is most of its resident memory; the embedded database
   // is small and the OS caches its files anyway (PGLITE_SHARED_BUFFERS overrides it).
-  const startParams = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
+  const startParams = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${setting('PGLITE_SHARED_BUFFERS')}`];
   // 'memory://' rather than no directory: PGlite loads a dump only into a named one.
   const client = new PGlite(dataDir, { startParams, ...(inMemory && loadDataDir ? { loadDataDir } : {}) });
   // A directory PGlite cannot open fails its first query, which says so; not an unhandled rejection too.

@@ -1,0 +1,85 @@
+// One configuration: every environment variable is declared in subgraphs/shared/config.ts and read
+// through it; each declared one is read somewhere; defaults parse; a value a variable does not accept
+// is refused with one sentence naming it (never echoing a secret).
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig, setting, SETTINGS, type SettingName } from '../subgraphs/shared/config.ts';
+import { StartupError } from '../subgraphs/shared/startup.ts';
+import { fromRoot } from '../subgraphs/shared/paths.ts';
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+
+async function sources(): Promise<{ file: string; text: string }[]> {
+  const files: { file: string; text: string }[] = [];
+  // TypeScript only: the .mjs build and generate tools run at npm install, before anything is built.
+  for (const top of ['facade', 'subgraphs', 'prisma', 'schema']) {
+    for (const entry of await readdir(fromRoot(top), { recursive: true })) {
+      const file = path.join(top, entry);
+      if (!/\.ts$/.test(file) || file.includes('/generated/')) continue;
+      files.push({ file, text: await readFile(fromRoot(file), 'utf8') });
+    }
+  }
+  return files;
+}
+
+describe('configuration', () => {
+  it('every default parses, and unset and empty take it', () => {
+    const config = readConfig({});
+    expect(config.REQUEST_TIMEOUT_MS).toBe(10_000);
+    expect(config.RATE_LIMIT_TOKEN).toEqual({ count: 6000, seconds: 60 });
+    expect(config.WEBHOOK_RETRY_SCHEDULE).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(config.GRAPHQL_ANY_DOCUMENT_CLIENTS).toEqual({ applications: new Set(), organisations: new Set() });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(readConfig(Object.fromEntries(NAMES.map((name) => [name, ' '])))).toEqual(config);
+  });
+
+  it('refuses a value a variable does not accept with one sentence naming it, a secret by its length only', () => {
+    for (const name of NAMES) {
+      if (!SETTINGS[name].expects) continue;
+      const refusal = (() => {
+        try {
+          setting(name, { [name]: 'é' });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal, name).toBeInstanceOf(StartupError);
+      const message = (refusal as Error).message;
+      expect(message, name).toMatch(new RegExp(`^${name} must be [^\\n]+; [^\\n]+\\.$`));
+      if ('secret' in SETTINGS[name]) expect(message).toMatch(/it is 1 characters long\.$/);
+      else expect(message).toContain('é');
+    }
+    expect(() => readConfig({ GATEWAY_PING_MS: 'soon' })).toThrow('GATEWAY_PING_MS must be a whole number of milliseconds, 10 or more; it is "soon".');
+    expect(() => readConfig({ SUBGRAPH_SECRET: 'hunter2' })).toThrow(/; it is 7 characters long\.$/);
+    expect(() => readConfig({ DATABASE_URL: 'mysql://db/esports' })).toThrow(/^DATABASE_URL must be a PostgreSQL connection URL/);
+  });
+
+  it('parses a value once, and again when it changes', () => {
+    const env: Record<string, string> = { WEBHOOK_RETRY_SCHEDULE: '1, 2,3' };
+    const first = setting('WEBHOOK_RETRY_SCHEDULE', env);
+    expect(first).toEqual([1, 2, 3]);
+    expect(setting('WEBHOOK_RETRY_SCHEDULE', env)).toBe(first);
+    env.WEBHOOK_RETRY_SCHEDULE = '4';
+    expect(setting('WEBHOOK_RETRY_SCHEDULE', env)).toEqual([4]);
+  });
+
+  it('no module reads an environment variable around it, and every declared one is read', async () => {
+    // What stays outside: a library's switch the gateway sets, the router handing LOG_LEVEL to pino
+    // alone, the data-directory lock's hand-over token and npm's own variables, the environment a
+    // child process inherits, and router.yaml's ${env.NAME} expansion (the variables it names).
+    const allowed = /process\.env\.APOLLO_TELEMETRY_DISABLED = 'true'|delete process\.env\.LOG_LEVEL|process\.env\[HANDOVER_ENV\]|process\.env\.npm_lifecycle_(event|script)|\{ \.\.\.process\.env, |(env|Environment|ProcessEnv) = process\.env\)/;
+    const stray: string[] = [];
+    const files = await sources();
+    for (const { file, text } of files) {
+      if (file === path.join('subgraphs', 'shared', 'config.ts')) continue;
+      text.split('\n').forEach((line, index) => {
+        if (/process\.env\b/.test(line) && !allowed.test(line)) stray.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    expect(stray).toEqual([]);
+    const everything = files.filter(({ file }) => !file.endsWith('config.ts')).map(({ text }) => text).join('\n');
+    const unread = NAMES.filter((name) => !everything.includes(`'${name}'`) && !everything.includes(`config.${name}`));
+    expect(unread).toEqual([]);
+  });
+});
