@@ -207,7 +207,7 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
     const running: Promise<unknown> = runner.run(operation, variables, context).then(({ data, errors }) => {
       if (errors?.length) {
         const [first] = errors;
-        // A read the database could not serve is tried again (delivery.ts): not from this cache.
+        // A read the database could not serve is tried again (subscription-messages.ts): not from this cache.
         if (first.extensions?.code === 'service_unavailable' && shared.get(key) === running) shared.delete(key);
         throw new GraphQLError(first.message, { extensions: first.extensions });
       }

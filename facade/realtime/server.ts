@@ -26,7 +26,7 @@ import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, us
 import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
-import { asGraphQLError, deliverSubscription } from './delivery.ts';
+import { asGraphQLError, deliverSubscription } from './subscription-messages.ts';
 import { CoalescingTransport } from './transport.ts';
 import { realtimeSchema, type SubscriptionField } from './schema.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';

@@ -4,9 +4,9 @@
 // so an instance that falls behind catches up with several frames per write instead of paying a
 // write per frame; an idle instance sends at once, as before.
 //
-// The frames come whole (delivery.ts builds a subscription's `next` frame around the change's payload,
-// encoded once), so a subscriber costs a copy of bytes, a reference in its outbox and one socket
-// write, not a string, its UTF-8 encoding and two stream writes per message. The server negotiates no
+// The frames come whole (subscription-messages.ts builds a subscription's `next` frame around the
+// change's payload, encoded once), so a subscriber costs a copy of bytes, a reference in its outbox
+// and one socket write, not a string, its UTF-8 encoding and two stream writes per message. The server negotiates no
 // compression, so ws writes nothing but whole frames (pings, closes) to the same socket, each in one
 // synchronous call.
 //

@@ -3,7 +3,7 @@
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
-import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/deliveries.ts';
+import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/delivery-log.ts';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -15,7 +15,7 @@ import { expectedRevision, revisionMismatch } from '../../shared/preconditions.t
 import { validate } from '../../shared/validation.ts';
 import { managedApplication } from '../../shared/application-access.ts';
 import { checkEndpointUrl } from './addresses.ts';
-import type { DeliveryView } from './deliveries.ts';
+import type { DeliveryView } from './delivery-log.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
 

@@ -12,7 +12,7 @@ import { coalesce } from '../../shared/coalesce.ts';
 import { setting } from '../../shared/config.ts';
 import { FailureRun } from '../../shared/failure-run.ts';
 import { retryWhileUnavailable } from '../../shared/db/unavailable.ts';
-import { attemptDelivery, type AttemptOutcome } from './delivery.ts';
+import { attemptDelivery, type AttemptOutcome } from './attempt.ts';
 import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
 
 /** An endpoint failing continuously this long is disabled. */
