@@ -80,7 +80,7 @@ describe('runEventWrite', () => {
         return {
           resourceId: event.id,
           changed: true,
-          changes: [{ type: 'test.changed', resourceType: 'event', resourceId: event.id, payload: {} }],
+          changes: [{ type: 'event.updated', resourceType: 'event', resourceId: event.id, payload: { test: 'stale plan' } }],
           statements: [],
           alsoChanged: [live satisfies EventState],
         };
@@ -89,7 +89,7 @@ describe('runEventWrite', () => {
     expect(seen).toEqual([before.live, before.live + 1]);
     expect(result).toEqual({ resourceId: 'evt_open', revision: before.open + 1, updated: true, replayed: false });
     expect(await revisionOf('evt_live')).toBe(before.live + 2);
-    const logged = await db.prisma.changeLog.findMany({ where: { type: 'test.changed' }, orderBy: { sequence: 'asc' } });
+    const logged = await db.prisma.changeLog.findMany({ where: { type: 'event.updated', payload: { path: ['test'], equals: 'stale plan' } }, orderBy: { sequence: 'asc' } });
     expect(logged.map((row) => [row.eventId, row.revision])).toEqual([
       ['evt_open', before.open + 1],
       ['evt_live', before.live + 2],

@@ -13,6 +13,7 @@ import { budgetedCache, parsedBytes } from '../graphql/document-memory.ts';
 /** What the resource queries built from subscriptions may hold, least recently used first out. */
 export const RESOURCE_QUERY_CACHE_BYTES = 2 * 1024 * 1024;
 import type { SubscriptionContext } from './types.ts';
+import type { ChangeType } from '../../subgraphs/shared/change-catalogue.ts';
 
 const CHANGE_FIELDS = `
   """Where this change is in the feed: pass it as after to resume right after it."""
@@ -97,11 +98,11 @@ export function changeFilter(field: SubscriptionField, args: Record<string, unkn
     case 'standingsChanged':
       return (c) =>
         c.eventId === eventId &&
-        c.type === 'standings.updated' &&
+        c.type === ('standings.updated' satisfies ChangeType) &&
         (args.stageId == null || c.payload.stageId === args.stageId) &&
         (args.groupId == null || c.payload.groupId === args.groupId);
     case 'mapsChanged':
-      return (c) => c.type === 'maps.updated';
+      return (c) => c.type === ('maps.updated' satisfies ChangeType);
   }
 }
 

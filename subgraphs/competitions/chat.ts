@@ -13,6 +13,7 @@ import { installationFor } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import type { ChangeType } from '../shared/change-catalogue.ts';
 
 export type ChatActor =
   | { type: 'user'; userId: string }
@@ -189,7 +190,7 @@ const GUARD_SQL = `
   FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT id, deleted, revision FROM "ChatMessage" WHERE id = $1 AND "matchId" = $2 FOR UPDATE) m ON true`;
 
 // The reaction goes or comes, and only if it did does the message move on and the change get recorded.
-const changeSql = (reaction: string, type: string) => `
+const changeSql = (reaction: string, type: ChangeType) => `
   WITH reacted AS (${reaction}),
   bumped AS (
     UPDATE "ChatMessage" SET revision = revision + 1, "updatedAt" = ${NOW}

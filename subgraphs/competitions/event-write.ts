@@ -9,6 +9,7 @@
 //    and append the change-log rows (whose readers are woken at commit), record the key's answer. The statements are sent back to back
 //    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
 //    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
+import type { ChangeType } from '../shared/change-catalogue.ts';
 import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { Db, SqlStatement } from '../shared/db/database.ts';
@@ -38,8 +39,8 @@ export interface EventState {
 }
 
 export interface Change {
-  /** A documented event type, e.g. stage.created. */
-  type: string;
+  /** A type of the change catalogue, e.g. stage.created. */
+  type: ChangeType;
   resourceType: string;
   resourceId: string;
   payload: Record<string, unknown>;

@@ -5,7 +5,7 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import { validate } from '../shared/validation.ts';
-import { runEventWrite, type WriteResult } from './event-write.ts';
+import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from './inputs.ts';
 import { prefetchReportInputs, stageFollowUps } from './stage-progress.ts';
 import { stageSettingsView } from './stage-start.ts';
@@ -54,7 +54,7 @@ const toBracketMatch = (row: BracketMatchRow): BracketMatch => ({
 });
 
 /** One match.updated payload: the match after the report, and its status before. */
-const matchUpdated = (reportedMatchId: string, match: { id: string; status: string; scoreA: number | null; scoreB: number | null; forfeit: string | null; participantAId: string | null; participantBId: string | null; opponents: unknown }, previousStatus: string) => ({
+const matchUpdated = (reportedMatchId: string, match: { id: string; status: string; scoreA: number | null; scoreB: number | null; forfeit: string | null; participantAId: string | null; participantBId: string | null; opponents: unknown }, previousStatus: string): Change => ({
   type: 'match.updated',
   resourceType: 'match',
   resourceId: match.id,

@@ -6,6 +6,7 @@ import type { Db } from '../shared/db/database.ts';
 import { newId } from '../shared/crypto.ts';
 import { validate } from '../shared/validation.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import type { ChangeType } from '../shared/change-catalogue.ts';
 
 export const mapsInput = z
   .object({
@@ -53,7 +54,7 @@ export async function updateMaps(prisma: Db, data: unknown, source: string): Pro
     if (result.created.length || result.updated.length) {
       result.changeId = newId('chg');
       await tx.changeLog.create({
-        data: { id: result.changeId, type: 'maps.updated', resourceType: 'maps', resourceId: 'maps', payload: { source, created: result.created, updated: result.updated } },
+        data: { id: result.changeId, type: 'maps.updated' satisfies ChangeType, resourceType: 'maps', resourceId: 'maps', payload: { source, created: result.created, updated: result.updated } },
       });
       await tx.$executeRawUnsafe(NOTIFY_CHANGES.text);
     }

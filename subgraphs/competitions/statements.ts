@@ -8,6 +8,7 @@ import { failWith } from '../shared/db/guards.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
 import type { StandingRow } from './tournament/standings.ts';
+import type { ChangeType } from '../shared/change-catalogue.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -512,7 +513,7 @@ export const INSERT_EVENT_SQL = `
     RETURNING id, "organisationId", name, slug, visibility, state
   )
   INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, "createdAt")
-  SELECT $15, 'event.created', c."organisationId", c.id, 'event', c.id, 1,
+  SELECT $15, '${'event.created' satisfies ChangeType}', c."organisationId", c.id, 'event', c.id, 1,
          jsonb_build_object('eventId', c.id, 'revision', 1, 'name', c.name, 'slug', c.slug, 'state', c.state, 'visibility', c.visibility), ${NOW}
   FROM created c`;
 

@@ -3,10 +3,10 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import { newId } from '../shared/crypto.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
-import type { Db } from '../shared/db/database.ts';
+import type { Db, SqlStatement } from '../shared/db/database.ts';
 import { validate } from '../shared/validation.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import { runEventWrite, type EventState, type WriteResult } from './event-write.ts';
+import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import {
   ADD_STANDING_POINTS_SQL,
   DELETE_PARTICIPANT_SQL,
@@ -252,7 +252,7 @@ export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, 
 }
 
 /** A standing entered by hand takes the points as they are (nothing ranks it again): its table moved. */
-function handEntered(standing: { id: string; groupId: string | null } | null, input: { participantId: string; stageId: string; points: number }) {
+function handEntered(standing: { id: string; groupId: string | null } | null, input: { participantId: string; stageId: string; points: number }): { statements: SqlStatement[]; changes: Change[] } {
   if (!standing) return { statements: [], changes: [] };
   return {
     statements: [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }],

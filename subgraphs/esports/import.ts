@@ -10,6 +10,7 @@ import { isoTimestamp, zodDetails } from '../shared/validation.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { assertStorable } from '../shared/input-safety.ts';
 import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import type { ChangeType } from '../shared/change-catalogue.ts';
 
 const id = z.string().min(1).max(128);
 const text = z.string().min(1).max(200);
@@ -205,7 +206,7 @@ export async function importEsportsData(db: Db, input: unknown, source: string):
       await tx.changeLog.create({
         data: {
           id: `chg_${result.importId}`,
-          type: 'esports.imported',
+          type: 'esports.imported' satisfies ChangeType,
           resourceType: 'esports_import',
           resourceId: result.importId,
           payload: { source, created: result.created, updated: result.updated, unchanged: result.unchanged, counts: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.length])) },

@@ -5,7 +5,7 @@
 // downstream_started); concurrent reports stay exact through If-Match.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENT_TYPES } from '../../subgraphs/developer/webhooks/event-types.ts';
+import { CHANGE_TYPES } from '../../subgraphs/shared/change-catalogue.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';
@@ -206,7 +206,7 @@ describe('other formats', () => {
 
 describe('the change log', () => {
   it('every match.updated these reports wrote is what the webhook catalogue describes', async () => {
-    const schema = WEBHOOK_EVENT_TYPES.find((type) => type.name === 'match.updated')!.details;
+    const schema = CHANGE_TYPES.find((type) => type.name === 'match.updated')!.details;
     const valid = new Ajv2020({ strict: false }).compile(schema);
     const changes = await server.db.prisma.changeLog.findMany({ where: { type: 'match.updated', eventId: { startsWith: 'evt_gen_' } } });
     expect(changes.length).toBeGreaterThan(20);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { Webhook } from 'standardwebhooks';
-import { WEBHOOK_EVENT_TYPES } from '../../subgraphs/developer/webhooks/event-types.ts';
+import { CHANGE_TYPES } from '../../subgraphs/shared/change-catalogue.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -67,7 +67,7 @@ const winnerOf = (m: Row) => (m.opponentA.result === 'win' ? m.opponentA.partici
 describe('the Demo Spring Cup, from registration to champion', () => {
   it('swiss, then a double-elimination playoff of its top 8: everything agrees at the end', async () => {
     // Followers first: a webhook endpoint for every type of the catalogue, and a realtime subscriber.
-    const types = WEBHOOK_EVENT_TYPES.map((type) => type.name).filter((name) => name !== 'webhook.test');
+    const types = CHANGE_TYPES.map((type) => type.name).filter((name) => name !== 'webhook.test');
     const endpoint = await api('/api/v2/developer/apps/app_demo/webhook-endpoints', { method: 'POST', key: uniqueKey('whe'), body: { name: 'Cup', url: receiver.url, subscribedEvents: types } });
     expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
     const secret = endpoint.body.data.secret as string;

@@ -2,11 +2,11 @@
 // type the catalogue does not name, or a payload its JSON Schema refuses, fails the test file that
 // produced it. Webhooks deliver the payload without the envelope's eventId and revision (fanout.ts).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { WEBHOOK_EVENT_TYPES } from '../../subgraphs/developer/webhooks/event-types.ts';
+import { CHANGE_TYPES } from '../../subgraphs/shared/change-catalogue.ts';
 import type { TestDatabase } from './database.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-const validators = new Map<string, ValidateFunction>(WEBHOOK_EVENT_TYPES.map((type) => [type.name, ajv.compile(type.details)]));
+const validators = new Map<string, ValidateFunction>(CHANGE_TYPES.map((type) => [type.name, ajv.compile(type.details)]));
 
 export interface CatalogueViolation {
   sequence: string;

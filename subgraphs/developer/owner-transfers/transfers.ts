@@ -19,6 +19,7 @@ import { validate } from '../../shared/validation.ts';
 import { managesOwner, type OwnerRef } from '../../shared/application-access.ts';
 import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
+import type { ChangeType } from '../../shared/change-catalogue.ts';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
@@ -146,7 +147,7 @@ const ownerUser = (authority: Authority, what: string): string => {
 };
 
 /** The change of a transition, for webhooks. Not tied to an organisation or event: it goes to the application's own endpoints. */
-const changeStatement = (type: string, transfer: TransferView): SqlStatement => ({
+const changeStatement = (type: ChangeType, transfer: TransferView): SqlStatement => ({
   text: `INSERT INTO "ChangeLog" (id, type, "resourceType", "resourceId", payload, "createdAt") VALUES ($1, $2, 'application', $3, $4::jsonb, ${NOW})`,
   values: [
     newId('chg'),
@@ -248,7 +249,7 @@ const MOVE_APPLICATION_SQL = `UPDATE "Application" SET "ownerType" = $2, "ownerI
 
 type Transition = 'accept' | 'decline' | 'cancel';
 
-const TRANSITIONS: Record<Transition, { status: TransferStatus; change: string; route: string; what: string }> = {
+const TRANSITIONS: Record<Transition, { status: TransferStatus; change: ChangeType; route: string; what: string }> = {
   accept: { status: 'accepted', change: 'application.owner_transfer.accepted', route: 'acceptOwnerTransfer', what: 'Accepting an owner transfer' },
   decline: { status: 'declined', change: 'application.owner_transfer.declined', route: 'declineOwnerTransfer', what: 'Declining an owner transfer' },
   cancel: { status: 'cancelled', change: 'application.owner_transfer.cancelled', route: 'cancelOwnerTransfer', what: 'Cancelling an owner transfer' },

@@ -15,7 +15,7 @@ import {
   updateEndpoint,
   type EndpointView,
 } from '../webhooks/endpoints.ts';
-import { payloadSchema, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/event-types.ts';
+import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../shared/change-catalogue.ts';
 import { createEndpointInput, recoverInput, updateEndpointInput } from '../webhooks/inputs.ts';
 import { Application } from './application.ts';
 import { pageType } from './page.ts';
@@ -90,7 +90,7 @@ export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boo
 const WebhookEndpointPage = pageType('WebhookEndpointPage', WebhookEndpoint);
 const WebhookDeliveryPage = pageType('WebhookDeliveryPage', WebhookDelivery);
 
-const WebhookEventTypeRef = builder.objectRef<WebhookEventType>('WebhookEventType').implement({
+const WebhookEventTypeRef = builder.objectRef<ChangeTypeSpec>('WebhookEventType').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     description: t.exposeString('description'),
@@ -129,7 +129,7 @@ builder.queryFields((t) => ({
   webhookEventTypes: t.field({
     type: [WebhookEventTypeRef],
     description: 'The closed catalogue of webhook event types, with the JSON Schema of their bodies.',
-    resolve: () => WEBHOOK_EVENT_TYPES,
+    resolve: () => CHANGE_TYPES,
   }),
 }));
 

@@ -10,7 +10,7 @@ import { idempotentTransaction, replayInstead, requestHash, validateKey } from '
 import { newId } from '../../shared/crypto.ts';
 import { keysetPage, type Page } from '../../shared/pagination.ts';
 import { managedApplication } from '../../shared/application-access.ts';
-import { WEBHOOK_EVENT_TYPE_NAMES } from './event-types.ts';
+import { CHANGE_TYPE_NAMES } from '../../shared/change-catalogue.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
 import { DELIVERY_STATUSES } from './inputs.ts';
 
@@ -91,7 +91,7 @@ const oneOf = (field: string, value: string | null | undefined, allowed: readonl
 export async function listDeliveries(ctx: SubgraphContext, applicationId: string, args: DeliveryListArgs): Promise<Page<DeliveryView>> {
   await managedApplication(ctx, applicationId);
   oneOf('status', args.status, DELIVERY_STATUSES);
-  oneOf('eventType', args.eventType, WEBHOOK_EVENT_TYPE_NAMES);
+  oneOf('eventType', args.eventType, CHANGE_TYPE_NAMES);
   return keysetPage({
     binding: `webhook-deliveries|${applicationId}|${args.endpointId ?? ''}|${args.status ?? ''}|${args.eventType ?? ''}`,
     args,

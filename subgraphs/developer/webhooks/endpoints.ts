@@ -18,6 +18,7 @@ import { checkEndpointUrl } from './addresses.ts';
 import type { DeliveryView } from './delivery-log.ts';
 import { NOTIFY_DELIVERIES } from './fanout.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
+import type { ChangeType } from '../../shared/change-catalogue.ts';
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -204,9 +205,10 @@ export async function rotateSecret(ctx: SubgraphContext, applicationId: string, 
   return { endpoint: toEndpointView(await endpointOf(ctx, applicationId, endpointId)), secret };
 }
 
+const TEST_TYPE: ChangeType = 'webhook.test';
 const TEST_DELIVERY_SQL = `
   INSERT INTO "WebhookDelivery" (id, "applicationId", "installationId", "endpointId", "eventId", "eventType", payload, status, "nextAttemptAt", "createdAt", "updatedAt")
-  VALUES ($1, $2, $3, $4, $5, 'webhook.test', $6::jsonb, 'pending', ${NOW}, $7::timestamp, $7::timestamp)`;
+  VALUES ($1, $2, $3, $4, $5, '${TEST_TYPE}', $6::jsonb, 'pending', ${NOW}, $7::timestamp, $7::timestamp)`;
 
 /** Queues a webhook.test delivery to this endpoint alone, through the application's first active installation. */
 export async function testEndpoint(ctx: SubgraphContext, applicationId: string, endpointId: string): Promise<DeliveryView> {
@@ -220,7 +222,7 @@ export async function testEndpoint(ctx: SubgraphContext, applicationId: string, 
   const changeId = newId('chg_test');
   const now = new Date();
   const payload = {
-    type: 'webhook.test',
+    type: TEST_TYPE,
     timestamp: now.toISOString(),
     data: {
       changeId,

@@ -1,15 +1,19 @@
 // Fan-out: each change of the feed becomes one delivery per active endpoint subscribed to its type
 // whose application is installed (actively) on the change's event or organisation; that
 // installation is the delivery's. Changes tied to neither go, through the application's first active
-// installation, to every application (maps.updated: public reference data), to those whose owner
-// holds esports_data (esports.imported), or to the application a change is about (its owner
-// transfers). The feed position is kept in
+// installation, by the audience the change catalogue gives their type: to every application
+// (platform: public reference data such as maps), to those whose owner holds esports_data, or to the
+// application a change is about (its owner transfers). The feed position is kept in
 // ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
 // set, so any number of workers may run this: one wins each batch, the others read again.
 import type { Database, SqlStatement } from '../../shared/db/database.ts';
 import { failWith, guardFailure } from '../../shared/db/guards.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../../shared/change-feed.ts';
+import { typesFor } from '../../shared/change-catalogue.ts';
+
+/** Catalogue names as an SQL list (they are the catalogue's own constants: no quoting needed beyond this). */
+const sqlList = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
 
 export const FANOUT_CONSUMER = 'webhooks';
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
@@ -30,14 +34,14 @@ const DELIVERIES_SQL = `
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS c(id, type, org, event, payload, rtype, rid)
   JOIN "WebhookEndpoint" e ON e.status = 'active' AND c.type = ANY(e."subscribedEvents")
     -- A change to an application (its owner transfers) is the business of that application alone.
-    AND (c.rtype <> 'application' OR e."applicationId" = c.rid)
+    AND (c.type NOT IN (${sqlList(typesFor('application'))}) OR e."applicationId" = c.rid)
   CROSS JOIN LATERAL (
     SELECT i.id FROM "Installation" i
     WHERE i."applicationId" = e."applicationId" AND i.status = 'active'
       AND ((i."targetType" = 'event' AND i."targetId" = c.event)
         OR (i."targetType" = 'organisation' AND i."targetId" = c.org)
-        OR (c.org IS NULL AND c.event IS NULL AND (c.type = 'maps.updated' OR c.rtype = 'application'))
-        OR (c.org IS NULL AND c.event IS NULL AND c.type = 'esports.imported' AND EXISTS (
+        OR (c.org IS NULL AND c.event IS NULL AND c.type IN (${sqlList([...typesFor('platform'), ...typesFor('application')])}))
+        OR (c.org IS NULL AND c.event IS NULL AND c.type IN (${sqlList(typesFor('esports_data'))}) AND EXISTS (
               SELECT 1 FROM "Application" a JOIN "Entitlement" en ON en."ownerType" = a."ownerType" AND en."ownerId" = a."ownerId"
               WHERE a.id = e."applicationId" AND en.name = 'esports_data' AND (en."expiresAt" IS NULL OR en."expiresAt" > ${NOW}))))
     ORDER BY (i."targetType" = 'event') DESC, i.id

@@ -3,19 +3,19 @@
 import { z } from 'zod';
 import { isoTimestamp } from '../../shared/validation.ts';
 import { graphql } from '../../shared/zod-graphql.ts';
-import { WEBHOOK_EVENT_TYPE_NAMES } from './event-types.ts';
+import { CHANGE_TYPE_NAMES } from '../../shared/change-catalogue.ts';
 
 export const MAX_ENDPOINTS_PER_APPLICATION = 25;
 export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 export const DELIVERY_STATUSES = ['pending', 'failed', 'succeeded', 'dead-letter'] as const;
 
-const eventType = z.string().refine((value) => WEBHOOK_EVENT_TYPE_NAMES.includes(value), {
-  message: `must be one of the event types of GET /api/v2/developer/webhook-event-types (${WEBHOOK_EVENT_TYPE_NAMES.join(', ')})`,
+const eventType = z.string().refine((value) => CHANGE_TYPE_NAMES.includes(value), {
+  message: `must be one of the event types of GET /api/v2/developer/webhook-event-types (${CHANGE_TYPE_NAMES.join(', ')})`,
 });
 const subscribedEvents = z
   .array(eventType)
   .min(1)
-  .max(WEBHOOK_EVENT_TYPE_NAMES.length)
+  .max(CHANGE_TYPE_NAMES.length)
   .refine((types) => new Set(types).size === types.length, 'event types must be unique')
   .describe('Event types to deliver (see GET /api/v2/developer/webhook-event-types).');
 const url = z.string().min(1).max(2048).describe('An https:// address whose host is not localhost (or a subdomain of it) and not a literal private, loopback, link-local, multicast, reserved or IPv4-compatible address, in any spelling.');
