@@ -46,7 +46,7 @@ const onOff = (on: string, off: string) => z.enum([on, off]).transform((value) =
 /** "<count>/<seconds>", both whole numbers from 1. */
 const perWindow = z
   .string()
-  .regex(/^\d{1,9}\/\d{1,9}$/)
+  .regex(/^\d{1,12}\/\d{1,9}$/)
   .transform((value) => value.split('/').map(Number) as [number, number])
   .refine(([count, seconds]) => count >= 1 && seconds >= 1)
   .transform(([count, seconds]) => ({ count, seconds }));
