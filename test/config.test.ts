@@ -50,9 +50,12 @@ describe('configuration', () => {
       if ('secret' in SETTINGS[name]) expect(message).toMatch(/it is 1 characters long\.$/);
       else expect(message).toContain('é');
     }
-    expect(() => readConfig({ GATEWAY_PING_MS: 'soon' })).toThrow('GATEWAY_PING_MS must be a whole number of milliseconds, 10 or more; it is "soon".');
+    expect(() => readConfig({ GATEWAY_PING_MS: 'soon' })).toThrow('GATEWAY_PING_MS must be a whole number of milliseconds from 10 to 2147483647; it is "soon".');
     expect(() => readConfig({ SUBGRAPH_SECRET: 'hunter2' })).toThrow(/; it is 7 characters long\.$/);
     expect(() => readConfig({ DATABASE_URL: 'mysql://db/esports' })).toThrow(/^DATABASE_URL must be a PostgreSQL connection URL/);
+    // Past 2^31 − 1 ms a Node.js timer fires at once: a long drain or time limit would be none.
+    expect(() => readConfig({ SHUTDOWN_DRAIN_MS: '2147483648' })).toThrow(/^SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 2147483647; /);
+    expect(readConfig({ SHUTDOWN_DRAIN_MS: '2147483647' }).SHUTDOWN_DRAIN_MS).toBe(2_147_483_647);
   });
 
   it('parses a value once, and again when it changes', () => {

@@ -36,6 +36,10 @@ const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .regex(/^\d{1,15}$/)
     .transform(Number)
     .pipe(z.number().min(min).max(max));
+/** Milliseconds a Node.js timer can wait (it fires at once beyond 2^31 − 1). */
+const MAX_TIMER_MS = 2_147_483_647;
+const milliseconds = (min: number, max = MAX_TIMER_MS) => wholeNumber(min, max);
+const msText = (min: number, max = MAX_TIMER_MS) => `a whole number of milliseconds from ${min} to ${max}`;
 const positiveNumber = z
   .string()
   .regex(/^\d{1,9}(\.\d{1,6})?$/)
@@ -83,8 +87,8 @@ export const SETTINGS = {
     meaning:
       "the number of proxies in front that add to `X-Forwarded-For`: the client's address (per-IP rate limits) is the n-th from the right, what the outermost trusted proxy saw; `X-Forwarded-Proto` is trusted too (secure cookies)",
   }),
-  SHUTDOWN_DRAIN_MS: define({ schema: wholeNumber(0), default: '8000', expects: 'a whole number of milliseconds', meaning: 'how long SIGTERM waits for requests in flight' }),
-  REQUEST_TIMEOUT_MS: define({ schema: wholeNumber(1), default: '10000', expects: 'a whole number of milliseconds, 1 or more', meaning: "a request's time budget (metered reads past it answer 503, unmetered)" }),
+  SHUTDOWN_DRAIN_MS: define({ schema: milliseconds(0), default: '8000', expects: msText(0), meaning: 'how long SIGTERM waits for requests in flight' }),
+  REQUEST_TIMEOUT_MS: define({ schema: milliseconds(1), default: '10000', expects: msText(1), meaning: "a request's time budget (metered reads past it answer 503, unmetered)" }),
   LOG_LEVEL: define({
     schema: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     default: 'info',
@@ -108,13 +112,13 @@ export const SETTINGS = {
   }),
   DATABASE_POOL_SIZE: define({ schema: wholeNumber(1, 1000), default: '10', expects: 'a whole number from 1 to 1000', meaning: 'PostgreSQL connections per process' }),
   DATABASE_CONNECT_TIMEOUT_MS: define({
-    schema: wholeNumber(1),
+    schema: milliseconds(1),
     default: '10000',
-    expects: 'a whole number of milliseconds, 1 or more',
+    expects: msText(1),
     meaning: 'how long a request waits for a PostgreSQL connection (a server that does not answer, a pool busy that long) before it is answered 503 ([database outages](#database-outages))',
   }),
   SEED_DEMO_WORLD: define({ schema: onOff('1', '0'), default: '1', shown: 'loads into an empty database', expects: '1 or 0', meaning: '`0` never loads the demo world (production)' }),
-  CHANGE_FEED_RETENTION_DAYS: define({ schema: positiveNumber, default: '30', expects: 'a number of days above 0', meaning: 'how long the change log keeps changes (and so how far back a resume can go)' }),
+  CHANGE_FEED_RETENTION_DAYS: define({ schema: positiveNumber.pipe(z.number().max(36_500)), default: '30', expects: 'a number of days above 0, at most 36500', meaning: 'how long the change log keeps changes (and so how far back a resume can go)' }),
 
   // ── the distributed topology ──
   SUBGRAPH_URLS: define({
@@ -155,7 +159,7 @@ export const SETTINGS = {
     expects: 'a redis:// or rediss:// URL',
     meaning: 'rate-limit counters in Redis (else in PostgreSQL, or in memory on PGlite)',
   }),
-  RATE_LIMIT_SYNC_MS: define({ schema: wholeNumber(1), default: '100', expects: 'a whole number of milliseconds, 1 or more', meaning: 'how often an instance sends its tallies to the shared store' }),
+  RATE_LIMIT_SYNC_MS: define({ schema: milliseconds(1), default: '100', expects: msText(1), meaning: 'how often an instance sends its tallies to the shared store' }),
   RATE_LIMIT_PREFIX: define({ schema: z.string().regex(/^[\x21-\x7e]{1,64}$/), shown: 'none', expects: 'up to 64 visible ASCII characters', meaning: 'a key prefix in Redis' }),
 
   // ── OAuth ──
@@ -198,14 +202,14 @@ export const SETTINGS = {
   GRAPHQL_INFLIGHT_PER_CLIENT_MB: define({ schema: positiveNumber, default: '8', expects: 'a number of MiB above 0', meaning: 'the same, per client address or gateway credential' }),
 
   // ── the realtime gateway ──
-  GATEWAY_MEMORY_MB: define({ schema: wholeNumber(1), default: '20', expects: 'a whole number of MiB, 1 or more', meaning: "bytes the gateway's running subscriptions may hold (their share, documents, backlogs), in all ([realtime](#realtime-gateway))" }),
-  GATEWAY_MEMORY_PER_CREDENTIAL_MB: define({ schema: wholeNumber(1), default: '16', expects: 'a whole number of MiB, 1 or more', meaning: 'the same, per key or token' }),
+  GATEWAY_MEMORY_MB: define({ schema: wholeNumber(1, 1_048_576), default: '20', expects: 'a whole number of MiB from 1 to 1048576', meaning: "bytes the gateway's running subscriptions may hold (their share, documents, backlogs), in all ([realtime](#realtime-gateway))" }),
+  GATEWAY_MEMORY_PER_CREDENTIAL_MB: define({ schema: wholeNumber(1, 1_048_576), default: '16', expects: 'a whole number of MiB from 1 to 1048576', meaning: 'the same, per key or token' }),
   GATEWAY_MESSAGE_LIMIT: define({ schema: perWindow, default: '100/10', expects: '<messages>/<seconds>, e.g. 100/10', meaning: 'messages a gateway socket may send per window of seconds; past it the socket is closed with 4429' }),
-  GATEWAY_MAX_QUEUED: define({ schema: wholeNumber(1), default: '1000', expects: 'a whole number, 1 or more', meaning: "a slow subscription's backlog in changes before its socket is closed with 4008" }),
-  GATEWAY_MAX_QUEUED_KB: define({ schema: wholeNumber(1), default: '1024', expects: 'a whole number of KiB, 1 or more', meaning: 'the same in KiB' }),
-  GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET: define({ schema: wholeNumber(1), default: '50', expects: 'a whole number, 1 or more', meaning: 'subscriptions one socket may run at once' }),
-  GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: define({ schema: wholeNumber(1), default: '2000', expects: 'a whole number, 1 or more', meaning: 'sockets one key or token may hold open at once' }),
-  GATEWAY_PING_MS: define({ schema: wholeNumber(10), default: '15000', expects: 'a whole number of milliseconds, 10 or more', meaning: 'how often the gateway pings each socket' }),
+  GATEWAY_MAX_QUEUED: define({ schema: wholeNumber(1, 1_000_000_000), default: '1000', expects: 'a whole number from 1 to 1000000000', meaning: "a slow subscription's backlog in changes before its socket is closed with 4008" }),
+  GATEWAY_MAX_QUEUED_KB: define({ schema: wholeNumber(1, 1_073_741_824), default: '1024', expects: 'a whole number of KiB from 1 to 1073741824', meaning: 'the same in KiB' }),
+  GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET: define({ schema: wholeNumber(1, 1_000_000_000), default: '50', expects: 'a whole number from 1 to 1000000000', meaning: 'subscriptions one socket may run at once' }),
+  GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: define({ schema: wholeNumber(1, 1_000_000_000), default: '2000', expects: 'a whole number from 1 to 1000000000', meaning: 'sockets one key or token may hold open at once' }),
+  GATEWAY_PING_MS: define({ schema: milliseconds(10), default: '15000', expects: msText(10), meaning: 'how often the gateway pings each socket' }),
 
   // ── webhooks ──
   WEBHOOK_WORKER: define({ schema: onOff('on', 'off'), default: 'on', expects: 'on or off', meaning: '`off`: this process delivers no webhooks (run `npm run worker` instead, [webhook workers](#webhook-workers))' }),
@@ -213,8 +217,8 @@ export const SETTINGS = {
   // A receiver that hangs holds at most this many of the workers' slots while the others' deliveries
   // go on: a quarter of a worker's 64, so that one busy receiver still gets them at the worker's pace.
   WEBHOOK_ENDPOINT_CONCURRENCY: define({ schema: wholeNumber(1, 10_000), default: '16', expects: 'a whole number from 1 to 10000', meaning: 'deliveries in flight to one endpoint, all workers together (1 while it is failing)' }),
-  WEBHOOK_TIMEOUT_MS: define({ schema: wholeNumber(1), default: '15000', expects: 'a whole number of milliseconds, 1 or more', meaning: "an attempt's time limit" }),
-  WEBHOOK_LEASE_MS: define({ schema: wholeNumber(1), default: '60000', expects: 'a whole number of milliseconds, 1 or more', meaning: 'how long a claim on a delivery lasts (at least `WEBHOOK_TIMEOUT_MS` + 1 s)' }),
+  WEBHOOK_TIMEOUT_MS: define({ schema: milliseconds(1, 86_400_000), default: '15000', expects: msText(1, 86_400_000), meaning: "an attempt's time limit" }),
+  WEBHOOK_LEASE_MS: define({ schema: milliseconds(1), default: '60000', expects: msText(1), meaning: 'how long a claim on a delivery lasts (at least `WEBHOOK_TIMEOUT_MS` + 1 s)' }),
   WEBHOOK_RETRY_SCHEDULE: define({
     schema: z
       .string()
