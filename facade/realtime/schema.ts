@@ -13,114 +13,8 @@ import { budgetedCache, parsedBytes } from '../graphql/document-memory.ts';
 /** What the resource queries built from subscriptions may hold, least recently used first out. */
 export const RESOURCE_QUERY_CACHE_BYTES = 2 * 1024 * 1024;
 import type { SubscriptionContext } from './types.ts';
-import type { ChangeType } from '../../subgraphs/shared/change-catalogue.ts';
+import { CHANGE_FIELD_RESOLVERS, REALTIME_SDL, SUBSCRIPTIONS, type ResourceSpec, type SubscriptionField, type SubscriptionSpec } from './subscriptions.ts';
 
-const CHANGE_FIELDS = `
-  """Where this change is in the feed: pass it as after to resume right after it."""
-  cursor: String!
-  """The change type, as in the webhook catalogue (match.updated, stage.created, …)."""
-  type: String!
-  occurredAt: DateTime!
-  eventId: ID
-  """The event revision after the change."""
-  revision: Int`;
-
-export const REALTIME_SDL = `
-"""Any change to an event."""
-type EventChange {${CHANGE_FIELDS}
-  resourceType: String!
-  resourceId: ID!
-  """The event now."""
-  event: Event!
-}
-"""A change to a match of an event (match.updated)."""
-type MatchChange {${CHANGE_FIELDS}
-  matchId: ID!
-  """The match now."""
-  match: Match!
-}
-"""A change to an event's broadcast configuration."""
-type BroadcastChange {${CHANGE_FIELDS}
-  """The configuration now."""
-  broadcast: Broadcast!
-}
-"""A change to a playday: its live match, overlay score or staff."""
-type PlaydayChange {${CHANGE_FIELDS}
-  playdayId: ID!
-  """The playday now."""
-  playday: Playday!
-}
-"""The standings of a stage, or of one group of it, moved (standings.updated)."""
-type StandingsChange {${CHANGE_FIELDS}
-  stageId: ID!
-  """The group whose table moved; null for a stage without groups."""
-  groupId: ID
-  """The participants whose row changed."""
-  participantIds: [ID!]!
-  """The table now, in rank order: its first 100 rows (GET …/stages/{stageId}/standings pages through larger ones)."""
-  standings: [Standing!]!
-}
-"""Maps added or renamed by the platform operator."""
-type MapsChange {${CHANGE_FIELDS}
-  mapIds: [ID!]!
-  """The maps added or renamed, as they are now."""
-  maps: [Map!]!
-}
-"""
-Live changes. Without after, from now on; with after (the cursor of a message received earlier, on
-this or any other instance), every change after it first, then live: no gap, no duplicate.
-"""
-type Subscription {
-  eventChanged(eventId: ID!, after: String): EventChange!
-  matchChanged(eventId: ID!, matchId: ID, after: String): MatchChange!
-  broadcastChanged(eventId: ID!, after: String): BroadcastChange!
-  playdayChanged(eventId: ID!, playdayId: ID, after: String): PlaydayChange!
-  standingsChanged(eventId: ID!, stageId: ID, groupId: ID, after: String): StandingsChange!
-  mapsChanged(after: String): MapsChange!
-}
-extend schema { subscription: Subscription }
-`;
-
-export type SubscriptionField = 'eventChanged' | 'matchChanged' | 'broadcastChanged' | 'playdayChanged' | 'standingsChanged' | 'mapsChanged';
-
-/** Which changes each subscription receives. */
-export function changeFilter(field: SubscriptionField, args: Record<string, unknown>): (change: FeedChange) => boolean {
-  const eventId = args.eventId as string | undefined;
-  switch (field) {
-    case 'eventChanged':
-      return (c) => c.eventId === eventId;
-    case 'matchChanged':
-      return (c) => c.eventId === eventId && c.resourceType === 'match' && (args.matchId == null || c.resourceId === args.matchId);
-    case 'broadcastChanged':
-      return (c) => c.eventId === eventId && c.resourceType === 'broadcast';
-    case 'playdayChanged':
-      return (c) => c.eventId === eventId && c.resourceType === 'playday' && (args.playdayId == null || c.resourceId === args.playdayId);
-    case 'standingsChanged':
-      return (c) =>
-        c.eventId === eventId &&
-        c.type === ('standings.updated' satisfies ChangeType) &&
-        (args.stageId == null || c.payload.stageId === args.stageId) &&
-        (args.groupId == null || c.payload.groupId === args.groupId);
-    case 'mapsChanged':
-      return (c) => c.type === ('maps.updated' satisfies ChangeType);
-  }
-}
-
-const mapIdsOf = (change: FeedChange) => [...new Set([...((change.payload.created as string[]) ?? []), ...((change.payload.updated as string[]) ?? [])])];
-
-/** The query that reads a resource with a selection, for a credential: GraphQL text around `{ selection }`. */
-function wrapper(kind: 'event' | 'match' | 'broadcast' | 'playday' | 'standings' | 'maps', viaKey: boolean, selection: string): { text: string; path: string[] } {
-  if (kind === 'maps') return { text: `maps(ids: $__ids) ${selection}`, path: ['maps'] };
-  if (kind === 'standings') {
-    const event = `event(id: $__eventId) { standingPage(stageId: $__stageId, groupId: $__groupId, limit: 100) { data ${selection} } }`;
-    const path = ['event', 'standingPage', 'data'];
-    return viaKey ? { text: `apiKey { ${event} }`, path: ['apiKey', ...path] } : { text: event, path };
-  }
-  const inner = kind === 'event' ? selection : kind === 'match' ? `{ match(id: $__resourceId) ${selection} }` : kind === 'playday' ? `{ playday(id: $__resourceId) ${selection} }` : `{ broadcast ${selection} }`;
-  const event = `event(id: $__eventId) ${inner}`;
-  const path = kind === 'event' ? ['event'] : ['event', kind];
-  return viaKey ? { text: `apiKey { ${event} }`, path: ['apiKey', ...path] } : { text: event, path };
-}
 
 // Results are shared by every subscriber asking the same thing with the same credential about changes
 // found by the same read of the feed: a thousand overlays on one event cost one read per change, and
@@ -149,7 +43,7 @@ function withTypenames<T extends SelectionSetNode | FragmentDefinitionNode>(node
   });
 }
 
-function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper>[0], viaKey: boolean, runner: OperationRunner): ResourceQuery {
+function resourceQuery(info: GraphQLResolveInfo, resource: ResourceSpec, viaKey: boolean, runner: OperationRunner): ResourceQuery {
   const cache = viaKey ? perField.key : perField.token;
   const cached = cache.get(info.fieldNodes[0]);
   if (cached) return cached;
@@ -172,11 +66,11 @@ function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper
       },
     });
   collect(selectionSet);
-  const { text, path } = wrapper(kind, viaKey, print(selectionSet));
+  const inner = resource.query(print(selectionSet));
+  // An API key reads an event's resources through apiKey { … }.
+  const { text, path } = viaKey && resource.event ? { text: `apiKey { ${inner.text} }`, path: ['apiKey', ...inner.path] } : inner;
   const definitions = [
-    ...(kind === 'maps' ? ['$__ids: [ID!]!'] : ['$__eventId: ID!']),
-    ...(kind === 'match' || kind === 'playday' ? ['$__resourceId: ID!'] : []),
-    ...(kind === 'standings' ? ['$__stageId: ID!', '$__groupId: ID'] : []),
+    ...resource.variables,
     ...(info.operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value)).map((d) => print(d)),
   ];
   const source = `query RealtimeResource(${definitions.join(', ')}) { ${text} } ${[...fragments.values()].map((f) => print(f)).join(' ')}`;
@@ -191,16 +85,10 @@ function resourceQuery(info: GraphQLResolveInfo, kind: Parameters<typeof wrapper
   return query;
 }
 
-async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx: SubscriptionContext, kind: Parameters<typeof wrapper>[0]): Promise<unknown> {
+async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx: SubscriptionContext, resource: ResourceSpec): Promise<unknown> {
   const { socket, runner } = ctx;
-  const { operation, path } = resourceQuery(info, kind, socket.credential.kind === 'key', runner);
-  const variables: Record<string, unknown> = { ...info.variableValues };
-  if (kind === 'maps') variables.__ids = mapIdsOf(change);
-  else {
-    variables.__eventId = change.eventId;
-    if (kind === 'match' || kind === 'playday') variables.__resourceId = change.resourceId;
-    if (kind === 'standings') [variables.__stageId, variables.__groupId] = [change.payload.stageId, change.payload.groupId ?? null];
-  }
+  const { operation, path } = resourceQuery(info, resource, socket.credential.kind === 'key', runner);
+  const variables: Record<string, unknown> = { ...info.variableValues, ...resource.values(change) };
   const key = `${readOf(change)}|${operation.queryHash}|${socket.credential.hash}|${JSON.stringify(variables)}`;
   let result = shared.get(key);
   if (!result) {
@@ -221,25 +109,16 @@ async function resolveResource(change: FeedChange, info: GraphQLResolveInfo, ctx
   return result;
 }
 
-const resource = (kind: Parameters<typeof wrapper>[0]) => (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) =>
-  resolveResource(c, info, ctx, kind);
+const resourceResolver = (resource: ResourceSpec) => (c: FeedChange, _a: unknown, ctx: SubscriptionContext, info: GraphQLResolveInfo) => resolveResource(c, info, ctx, resource);
 
-const changeFields = {
-  cursor: (c: FeedChange) => c.cursor,
-  type: (c: FeedChange) => c.type,
-  occurredAt: (c: FeedChange) => c.createdAt,
-  eventId: (c: FeedChange) => c.eventId,
-  revision: (c: FeedChange) => c.revision,
-};
-
-function subscribeTo(field: SubscriptionField) {
+function subscribeTo(spec: SubscriptionSpec) {
   return {
     subscribe: (_root: unknown, args: Record<string, unknown>, ctx: SubscriptionContext) =>
       new ChangeStream({
         hub: ctx.hub,
         db: ctx.db,
         after: ctx.after,
-        filter: changeFilter(field, args),
+        filter: spec.filter(args),
         maxQueued: ctx.limits.maxQueued,
         maxQueuedBytes: ctx.limits.maxQueuedBytes,
         memory: ctx.memory,
@@ -255,40 +134,10 @@ export const withSubscriptions = (apiSchema: GraphQLSchema): GraphQLSchema => ex
 /** The realtime schema over the gateway's API schema, with its resolvers. */
 export function realtimeSchema(apiSchema: GraphQLSchema): GraphQLSchema {
   const schema = withSubscriptions(apiSchema);
+  const specs = Object.entries(SUBSCRIPTIONS) as [SubscriptionField, SubscriptionSpec][];
   const resolvers: Record<string, Record<string, unknown>> = {
-    Subscription: Object.fromEntries((['eventChanged', 'matchChanged', 'broadcastChanged', 'playdayChanged', 'standingsChanged', 'mapsChanged'] as const).map((f) => [f, subscribeTo(f)])),
-    EventChange: {
-      ...changeFields,
-      resourceType: (c: FeedChange) => c.resourceType,
-      resourceId: (c: FeedChange) => c.resourceId,
-      event: resource('event'),
-    },
-    MatchChange: {
-      ...changeFields,
-      matchId: (c: FeedChange) => c.resourceId,
-      match: resource('match'),
-    },
-    BroadcastChange: {
-      ...changeFields,
-      broadcast: resource('broadcast'),
-    },
-    PlaydayChange: {
-      ...changeFields,
-      playdayId: (c: FeedChange) => c.resourceId,
-      playday: resource('playday'),
-    },
-    StandingsChange: {
-      ...changeFields,
-      stageId: (c: FeedChange) => c.payload.stageId,
-      groupId: (c: FeedChange) => c.payload.groupId ?? null,
-      participantIds: (c: FeedChange) => c.payload.participantIds ?? [],
-      standings: resource('standings'),
-    },
-    MapsChange: {
-      ...changeFields,
-      mapIds: (c: FeedChange) => mapIdsOf(c),
-      maps: resource('maps'),
-    },
+    Subscription: Object.fromEntries(specs.map(([field, spec]) => [field, subscribeTo(spec)])),
+    ...Object.fromEntries(specs.map(([, spec]) => [spec.message, { ...CHANGE_FIELD_RESOLVERS, ...spec.fields.resolve, [spec.resource.field]: resourceResolver(spec.resource) }])),
   };
   for (const [typeName, fields] of Object.entries(resolvers)) {
     const type = schema.getType(typeName) as unknown as { getFields(): Record<string, { resolve?: unknown; subscribe?: unknown }> };

@@ -28,7 +28,8 @@ import { prepareOperation, type OperationRunner, type PreparedOperation } from '
 import { ChangeHub } from './hub.ts';
 import { asGraphQLError, deliverSubscription } from './subscription-messages.ts';
 import { CoalescingTransport } from './transport.ts';
-import { realtimeSchema, type SubscriptionField } from './schema.ts';
+import { realtimeSchema } from './schema.ts';
+import { subscriptionSpec, type SubscriptionSpec } from './subscriptions.ts';
 import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } from './types.ts';
 import { admitGraphQLRequest, chargeRest, type Admission } from '../graphql/admission.ts';
 import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
@@ -353,12 +354,14 @@ export class RealtimeGateway {
       if (coerced.errors) return coerced.errors;
       const fieldNode = operation.selectionSet.selections[0];
       if (fieldNode.kind !== 'Field') return [new GraphQLError('Select one subscription field.')];
-      const field = fieldNode.name.value as SubscriptionField;
+      const field = fieldNode.name.value;
+      const spec = subscriptionSpec(field);
+      if (!spec) return [new GraphQLError(`Cannot query field "${field}" on type "Subscription".`)];
       const args = getArgumentValues(this.schema.getSubscriptionType()!.getFields()[field], fieldNode, coerced.coerced);
       const after = typeof args.after === 'string' ? decodeCursor(args.after, 'after') : null;
       try {
         if (after) await assertRetained(this.options.db.sql, after, 'after');
-        if (field !== 'mapsChanged') await this.checkAccess(socket, field, args);
+        if (spec.access !== 'public') await this.checkAccess(socket, spec.access, args);
         else if (socket.credential.overlay) throw notFound('The resource');
       } catch (error) {
         // A subscription the database could not check spends nothing: the client subscribes again.
@@ -390,9 +393,8 @@ export class RealtimeGateway {
   }
 
   /** The caller may see the event (and the match, playday or stage named): asked of the graph with its credential. */
-  private async checkAccess(socket: Socket, field: SubscriptionField, args: Record<string, unknown>): Promise<void> {
-    const child =
-      field === 'matchChanged' && args.matchId != null ? 'match' : field === 'playdayChanged' && args.playdayId != null ? 'playday' : field === 'standingsChanged' && args.stageId != null ? 'stage' : null;
+  private async checkAccess(socket: Socket, access: Exclude<SubscriptionSpec['access'], 'public'>, args: Record<string, unknown>): Promise<void> {
+    const child = access.child && args[access.child.arg] != null ? access.child.field : null;
     const viaKey = socket.credential.kind === 'key';
     const key = `${viaKey}|${child}`;
     let operation = this.accessChecks.get(key);
@@ -403,7 +405,7 @@ export class RealtimeGateway {
       this.options.runner.check(operation);
       this.accessChecks.set(key, operation);
     }
-    const variables = { eventId: args.eventId, ...(child ? { id: child === 'match' ? args.matchId : child === 'stage' ? args.stageId : args.playdayId } : {}) };
+    const variables = { eventId: args.eventId, ...(child ? { id: args[access.child!.arg] } : {}) };
     const { errors } = await this.options.runner.run(operation, variables, { scope: { ...socket.credential.scope(), requestId: 'rt_access', deadline: Date.now() + 10_000 } });
     if (errors?.length) {
       const { code, details } = errors[0].extensions ?? {};
