@@ -17,6 +17,7 @@ import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migratio
 import { ensurePostgresDatabase } from '../prisma/tools/database-setup.ts';
 import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
+import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { createLogger } from '../subgraphs/shared/logger.ts';
 import { setting } from '../subgraphs/shared/config.ts';
 import { createPlatform, type Platform } from './server.ts';
@@ -92,6 +93,9 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
   await assertCanListen({ port, host });
   const subgraphUrls = subgraphUrlsFromEnv();
   const subgraphSecret = subgraphUrls ? subgraphSecretFromEnv('a gateway with SUBGRAPH_URLS') : undefined;
+  // The supergraph's own addresses are placeholders: the gateway needs one for every subgraph.
+  const unaddressed = subgraphUrls ? SUBGRAPH_NAMES.filter((name) => !subgraphUrls[name]) : [];
+  if (unaddressed.length) throw new StartupError(`SUBGRAPH_URLS names no address for the ${unaddressed.join(' and ')} subgraph${unaddressed.length > 1 ? 's' : ''}: npm start needs one for each of ${SUBGRAPH_NAMES.join(', ')}.`);
   // On PGlite this process holds the directory's lock from here until it exits, through the
   // migration child's turn and the close and reopen around it (data-dir-lock.ts).
   const dataDir = pgliteDataDir();

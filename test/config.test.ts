@@ -53,9 +53,28 @@ describe('configuration', () => {
     expect(() => readConfig({ GATEWAY_PING_MS: 'soon' })).toThrow('GATEWAY_PING_MS must be a whole number of milliseconds from 10 to 2147483647; it is "soon".');
     expect(() => readConfig({ SUBGRAPH_SECRET: 'hunter2' })).toThrow(/; it is 7 characters long\.$/);
     expect(() => readConfig({ DATABASE_URL: 'mysql://db/esports' })).toThrow(/^DATABASE_URL must be a PostgreSQL connection URL/);
+    // A URL's user and password are never quoted back; a long value is cut.
+    expect(() => readConfig({ DATABASE_URL: 'postgresq://postgres:hunter2@db/x' })).toThrow('; it is "postgresq://***@db/x".');
+    expect(() => readConfig({ REDIS_URL: 'redis://:hunter2@cache:99999' })).toThrow('; it is "redis://***@cache:99999".');
+    expect(() => readConfig({ SUBGRAPH_URLS: 'esports=ftp://u:pw@h/graphql' })).toThrow('; "esports=ftp://***@h/graphql" cannot be read.');
+    expect(() => readConfig({ LOG_LEVEL: 'x'.repeat(5000) })).toThrow(`; it is "${'x'.repeat(200)}…".`);
+    // What would fail later without naming the variable, or lose part of the value, is refused now.
+    for (const [name, value] of [
+      ['DATABASE_URL', 'postgresql://u:pw@@:99999/x y'],
+      ['PGLITE_SHARED_BUFFERS', '0MB'],
+      ['PGLITE_SHARED_BUFFERS', '999999999GB'],
+      ['PUBLIC_URL', 'https://api.exa\tmple.com'],
+      ['GRAPHQL_ANY_DOCUMENT_CLIENTS', 'app_x;org_y'],
+      ['SUBGRAPH_URLS', 'esports=http://a/graphql,esports=http://b/graphql'],
+    ] as const) {
+      expect(() => readConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^${name} must be `));
+    }
+    expect(readConfig({ SUBGRAPH_URLS: 'competitions=http://h/g?x=1' }).SUBGRAPH_URLS).toEqual({ competitions: 'http://h/g?x=1' });
+    expect(readConfig({ PGLITE_SHARED_BUFFERS: '128kB' }).PGLITE_SHARED_BUFFERS).toBe('128kB');
     // Past 2^31 − 1 ms a Node.js timer fires at once: a long drain or time limit would be none.
-    expect(() => readConfig({ SHUTDOWN_DRAIN_MS: '2147483648' })).toThrow(/^SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 2147483647; /);
-    expect(readConfig({ SHUTDOWN_DRAIN_MS: '2147483647' }).SHUTDOWN_DRAIN_MS).toBe(2_147_483_647);
+    // npm start's exit timer waits the drain plus 1.5 s.
+    expect(() => readConfig({ SHUTDOWN_DRAIN_MS: '2147482148' })).toThrow(/^SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 2147482147; /);
+    expect(readConfig({ REQUEST_TIMEOUT_MS: '2147483647' }).REQUEST_TIMEOUT_MS).toBe(2_147_483_647);
   });
 
   it('parses a value once, and again when it changes', () => {

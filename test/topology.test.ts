@@ -69,7 +69,7 @@ describe('npm run router reads router.yaml', () => {
     expect(started.output.trim()).toMatch(/^SUBGRAPH_SECRET is not set, and the router needs it: [^\n]+\.$/);
     const misaddressed = await runScript('router', [], { SUBGRAPH_SECRET: secret, PORT: '0', SUBGRAPH_URLS: 'competitions=ftp://c/graphql' });
     expect(misaddressed.code).toBe(1);
-    expect(misaddressed.output.trim()).toMatch(/^SUBGRAPH_URLS must be name=http:\/\/… or name=https:\/\/… for each of competitions, esports, developer, comma-separated; "competitions=ftp:\/\/c\/graphql" cannot be read\.$/);
+    expect(misaddressed.output.trim()).toMatch(/^SUBGRAPH_URLS must be name=http:\/\/… or name=https:\/\/… for each of competitions, esports, developer, comma-separated, each name once; "competitions=ftp:\/\/c\/graphql" cannot be read\.$/);
   }, 60_000);
 });
 

@@ -54,7 +54,9 @@ const perWindow = z
   .transform((value) => value.split('/').map(Number) as [number, number])
   .refine(([count, seconds]) => count >= 1 && seconds >= 1)
   .transform(([count, seconds]) => ({ count, seconds }));
-const httpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+/** A URL of one of these schemes, as written (no whitespace or control character the parser would drop). */
+const urlOf = (value: string, schemes: RegExp) => !/[\s\x00-\x1f\x7f]/.test(value) && URL.canParse(value) && schemes.test(new URL(value).protocol) && new URL(value).hostname !== '';
+const httpUrl = (value: string) => urlOf(value, /^https?:$/);
 
 const rateLimit = (fallback: string, who: string) =>
   define({ schema: perWindow, default: fallback, expects: `<requests>/<seconds>, e.g. ${fallback}`, meaning: `requests per window of seconds ${who} ([rate limits](errors.md#rate-limits))` });
@@ -87,7 +89,8 @@ export const SETTINGS = {
     meaning:
       "the number of proxies in front that add to `X-Forwarded-For`: the client's address (per-IP rate limits) is the n-th from the right, what the outermost trusted proxy saw; `X-Forwarded-Proto` is trusted too (secure cookies)",
   }),
-  SHUTDOWN_DRAIN_MS: define({ schema: milliseconds(0), default: '8000', expects: msText(0), meaning: 'how long SIGTERM waits for requests in flight' }),
+  // npm start exits 1.5 s after the drain's limit at the latest: that timer must fit too.
+  SHUTDOWN_DRAIN_MS: define({ schema: milliseconds(0, MAX_TIMER_MS - 1_500), default: '8000', expects: msText(0, MAX_TIMER_MS - 1_500), meaning: 'how long SIGTERM waits for requests in flight' }),
   REQUEST_TIMEOUT_MS: define({ schema: milliseconds(1), default: '10000', expects: msText(1), meaning: "a request's time budget (metered reads past it answer 503, unmetered)" }),
   LOG_LEVEL: define({
     schema: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -98,16 +101,22 @@ export const SETTINGS = {
 
   // ── the database ──
   DATABASE_URL: define({
-    schema: z.string().regex(/^postgres(ql)?:\/\/./),
+    schema: z.string().refine((value) => urlOf(value, /^postgres(ql)?:$/)),
     shown: 'unset: embedded PGlite in `./data/pglite`',
     expects: 'a PostgreSQL connection URL (postgresql://…), or unset for the embedded PGlite',
     meaning: '`postgresql://…` switches to PostgreSQL',
   }),
   PGLITE_DATA_DIR: define({ schema: z.string(), shown: '`./data/pglite`', meaning: 'where the embedded database lives' }),
   PGLITE_SHARED_BUFFERS: define({
-    schema: z.string().regex(/^\d{1,9}(kB|MB|GB)$/),
+    schema: z
+      .string()
+      .regex(/^\d{1,9}(kB|MB|GB)$/)
+      .refine((value) => {
+        const kB = Number.parseInt(value, 10) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[value.slice(-2) as 'kB' | 'MB' | 'GB'];
+        return kB >= 128 && kB <= 1024 * 1024;
+      }),
     default: '16MB',
-    expects: 'a size in kB, MB or GB, e.g. 16MB',
+    expects: 'a size from 128kB to 1GB in kB, MB or GB, e.g. 16MB',
     meaning: "PGlite's `shared_buffers` (its default of 128 MB is most of its memory)",
   }),
   DATABASE_POOL_SIZE: define({ schema: wholeNumber(1, 1000), default: '10', expects: 'a whole number from 1 to 1000', meaning: 'PostgreSQL connections per process' }),
@@ -125,9 +134,11 @@ export const SETTINGS = {
     schema: z.string().transform((value, ctx) => {
       const urls: Partial<Record<SubgraphName, string>> = {};
       for (const pair of value.split(',')) {
-        const [name, url] = pair.split('=').map((part) => part.trim());
-        if (!SUBGRAPH_NAMES.includes(name as SubgraphName) || !url || !httpUrl(url)) {
-          ctx.addIssue({ code: 'custom', message: `"${pair}" cannot be read`, params: { detail: true } });
+        const at = pair.indexOf('=');
+        const [name, url] = at < 0 ? [pair.trim(), ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+        const problem = !SUBGRAPH_NAMES.includes(name as SubgraphName) || !url || !httpUrl(url) ? 'cannot be read' : urls[name as SubgraphName] ? 'names the subgraph a second time' : null;
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: `"${pair.trim()}" ${problem}`, params: { detail: true } });
           return z.NEVER;
         }
         urls[name as SubgraphName] = url;
@@ -135,8 +146,8 @@ export const SETTINGS = {
       return urls;
     }),
     shown: "unset: subgraphs in-process (`npm run router`: `router.yaml`'s addresses)",
-    expects: `name=http://… or name=https://… for each of ${SUBGRAPH_NAMES.join(', ')}, comma-separated`,
-    meaning: '`competitions=http://…/graphql,esports=…,developer=…` (http or https addresses)',
+    expects: `name=http://… or name=https://… for each of ${SUBGRAPH_NAMES.join(', ')}, comma-separated, each name once`,
+    meaning: '`competitions=http://…/graphql,esports=…,developer=…` (http or https addresses): `npm start` needs all three, `npm run router` takes the others from `router.yaml`',
   }),
   SUBGRAPH_SECRET: define({
     schema: z.string().regex(/^[\x21-\x7e]{32,}$/),
@@ -154,7 +165,7 @@ export const SETTINGS = {
   RATE_LIMIT_CLIENT: rateLimit('120/60', 'per client id at the token, revocation and introspection endpoints'),
   RATE_LIMIT_AUTH_FAILURES: rateLimit('20/600', 'of failed client authentications and sign-ins per address'),
   REDIS_URL: define({
-    schema: z.string().refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol)),
+    schema: z.string().refine((value) => urlOf(value, /^rediss?:$/)),
     shown: 'unset',
     expects: 'a redis:// or rediss:// URL',
     meaning: 'rate-limit counters in Redis (else in PostgreSQL, or in memory on PGlite)',
@@ -183,8 +194,8 @@ export const SETTINGS = {
       const applications = new Set<string>();
       const organisations = new Set<string>();
       for (const client of value.split(',').map((part) => part.trim()).filter(Boolean)) {
-        if (/^app_\S+$/.test(client)) applications.add(client);
-        else if (/^org_\S+$/.test(client)) organisations.add(client);
+        if (/^app_[A-Za-z0-9_-]+$/.test(client)) applications.add(client);
+        else if (/^org_[A-Za-z0-9_-]+$/.test(client)) organisations.add(client);
         else {
           ctx.addIssue({ code: 'custom', message: `"${client}" is neither`, params: { detail: true } });
           return z.NEVER;
@@ -239,7 +250,7 @@ export const SETTINGS = {
 
 /** The OAuth issuer's shape: an http(s) origin with nothing after it. */
 function publicOrigin(value: string): boolean {
-  if (!URL.canParse(value)) return false;
+  if (!urlOf(value, /^https?:$/)) return false;
   const url = new URL(value);
   return /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash && url.pathname === '/';
 }
@@ -261,8 +272,14 @@ function parse<K extends SettingName>(name: K, raw: string | undefined): Setting
   const result = spec.schema.safeParse(input);
   if (result.success) return result.data as SettingValue<K>;
   const issue = result.error.issues.find((i) => i.code === 'custom' && i.params?.detail)?.message;
-  const given = spec.secret ? `it is ${raw!.length} characters long` : `it is ${JSON.stringify(raw)}`;
-  throw new StartupError(`${name} must be ${spec.expects}; ${issue ?? given}.`);
+  const given = spec.secret ? `it is ${raw!.length} characters long` : `it is ${JSON.stringify(shown(raw!))}`;
+  throw new StartupError(`${name} must be ${spec.expects}; ${issue ? shown(issue) : given}.`);
+}
+
+/** A refused value as a refusal quotes it: a URL's user and password hidden, at most 200 characters. */
+function shown(raw: string): string {
+  const masked = raw.replace(/\/\/[^@\s]*@/g, '//***@');
+  return masked.length > 200 ? `${masked.slice(0, 200)}…` : masked;
 }
 
 const parsed = new Map<SettingName, { raw: string | undefined; value: unknown }>();

@@ -99,6 +99,10 @@ describe('a distributed topology without its shared secret', () => {
     await refuses('start:subgraph', { PORT: '0', SUBGRAPH_SECRET: `${'x'.repeat(31)} y` }, /^SUBGRAPH_SECRET must be at least 32 visible ASCII characters .*; it is 33 characters long\.$/);
   }, 120_000);
 
+  it('npm start refuses SUBGRAPH_URLS without an address for every subgraph (the supergraph holds placeholders)', async () => {
+    await refuses('start', { ...secret, PORT: '0', SUBGRAPH_URLS: 'competitions=http://127.0.0.1:9/graphql' }, /^SUBGRAPH_URLS names no address for the esports and developer subgraphs: npm start needs one for each of competitions, esports, developer\.$/);
+  }, 120_000);
+
   it('npm start with SUBGRAPH_URLS refuses to start without SUBGRAPH_SECRET', async () => {
     await refuses('start', { PORT: '0', SUBGRAPH_URLS: 'competitions=http://127.0.0.1:9/graphql', SUBGRAPH_SECRET: '' }, /^SUBGRAPH_SECRET is not set, and a gateway with SUBGRAPH_URLS needs it: /);
   });

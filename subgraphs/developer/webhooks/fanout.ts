@@ -12,8 +12,8 @@ import { NOW } from '../../shared/db/sql-fragments.ts';
 import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../../shared/change-feed.ts';
 import { typesFor } from '../../shared/change-catalogue.ts';
 
-/** Catalogue names as an SQL list (they are the catalogue's own constants: no quoting needed beyond this). */
-const sqlList = (types: readonly string[]) => types.map((type) => `'${type}'`).join(', ');
+/** Catalogue names as an SQL list (the catalogue's own constants: no quoting needed beyond this); NULL for none, which matches nothing. */
+const sqlList = (types: readonly string[]) => (types.length ? types.map((type) => `'${type}'`).join(', ') : 'NULL');
 
 export const FANOUT_CONSUMER = 'webhooks';
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
