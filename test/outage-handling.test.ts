@@ -287,6 +287,26 @@ describe('the rate limiter in front of a shared store that comes and goes', () =
   });
 });
 
+describe('the rate limiter in front of a shared store, on a refusal', () => {
+  it('answers the store\'s window end, not the one guessed when this instance began the window: waiting Retry-After is enough', async () => {
+    const store = flakyStore();
+    // No timed sends: the window begins in the store only when something is sent to it.
+    const counter = new PolicyCounter({ name: 'api_key', quota: 3, windowSeconds: 2 }, { kind: 'postgresql', client: store.client, syncMs: 3_600_000 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await counter.take('org_demo', 1)).allowed).toBe(true);
+      // The store's window begins with the refusal's send, 1.2 s after this instance guessed it began.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const refused = await counter.take('org_demo', 1);
+      expect(refused.allowed).toBe(false);
+      expect(refused.resetSeconds).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, refused.resetSeconds * 1000));
+      expect((await counter.take('org_demo', 1)).allowed).toBe(true);
+    } finally {
+      counter.stop();
+    }
+  });
+});
+
 describe('the rate limiter when its shared store cannot be reached', () => {
   it('counts alone without refusing or failing, gives back what was not served, and logs the outage once', async () => {
     const logged: string[] = [];

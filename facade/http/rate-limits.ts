@@ -88,6 +88,13 @@ interface Tally {
   /** What this instance's sends added to the store's count in its current window: no give-back takes more. */
   sent: number;
   resetAt: number;
+  /**
+   * Whether resetAt is the store's: a window this instance began locally ends when the store says
+   * once its first send arrives (up to a sync interval later), not when it was guessed here.
+   */
+  confirmed: boolean;
+  /** The send a refusal started to learn the store's window end, shared by the refusals behind it. */
+  confirming?: Promise<void>;
   /** Refused here since the last sync: ask the store again, another instance may have moved. */
   stale: boolean;
 }
@@ -164,6 +171,15 @@ export class PolicyCounter {
     const tally = await this.tallyOf(key, now);
     const used = usedOf(tally);
     if (used + points > this.policy.quota) {
+      if (!tally.confirmed) {
+        // A refusal's Retry-After must be the store's window end, or a client that honours it
+        // exactly is refused again: send now and answer with what the store says (once per window:
+        // with the store away, the refusals that follow answer with the local guess).
+        tally.stale = true;
+        tally.confirming ??= this.flush();
+        await tally.confirming;
+        return this.decision(false, usedOf(tally), tally.resetAt, Date.now());
+      }
       tally.stale = true;
       this.schedule();
       return this.decision(false, used, tally.resetAt, now);
@@ -253,10 +269,11 @@ export class PolicyCounter {
           const at = Date.now();
           // What was added here since and not yet sent belongs to the new window; a give-back does not.
           const previous = this.tallies.get(key);
-          const tally: Tally = { counted: 0, sending: 0, inFlight: false, pending: Math.max(0, previous?.pending ?? 0), held: 0, sent: 0, resetAt: at + this.policy.windowSeconds * 1000, stale: false };
+          const tally: Tally = { counted: 0, sending: 0, inFlight: false, pending: Math.max(0, previous?.pending ?? 0), held: 0, sent: 0, resetAt: at + this.policy.windowSeconds * 1000, confirmed: false, stale: false };
           if (current && current.msBeforeNext > 0) {
             tally.counted = current.consumedPoints;
             tally.resetAt = at + current.msBeforeNext;
+            tally.confirmed = true;
           }
           this.tallies.set(key, tally);
           return tally;
@@ -308,6 +325,7 @@ export class PolicyCounter {
               // The store's total includes these points and every other instance's.
               tally.counted = result.consumedPoints;
               tally.resetAt = Date.now() + result.msBeforeNext;
+              tally.confirmed = true;
               if (tally.sent < 0) {
                 // A give-back reached a window that had begun without its points: put them back.
                 tally.pending -= tally.sent;
