@@ -80,7 +80,7 @@ export const apiKeyRoutes: RouteRow[] = [
     path: '/api/v2/organisations/{organisationId}/api-keys/{keyId}/rotate',
     tag: TAG,
     summary: 'Rotate an API key',
-    description: `Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A revoked key is 404. ${WHO}`,
+    description: `Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key is 404, one still in its grace period 409 (detail key_rotated) (rotate its replacement); of concurrent rotations of one key exactly one succeeds. ${WHO}`,
     security: 'bearer',
     input: { path: keyPath, headers, body: apiKeyRotateInput.optional() },
     operation: prepareOperation(
@@ -89,7 +89,7 @@ export const apiKeyRoutes: RouteRow[] = [
     variables: ({ path, body }) => ({ organisationId: path.organisationId, keyId: path.keyId, input: body ?? null }),
     result: (data) => data.rotateOrganisationApiKey,
     success: { status: 201, schema: issuedSchema, description: 'The replacement key, shown once.' },
-    errors: [400, 401, 403, 404, 429, 500, 503],
+    errors: [400, 401, 403, 404, 409, 429, 500, 503],
     example: { request: JSON.stringify({ graceSeconds: 3600 }), response: { data: { apiKey: example, key: 'okey_…' } } },
   }),
   defineRoute({

@@ -1,12 +1,15 @@
 // Management of an organisation's API keys (v1) by the users who administer it, through an
 // application installed on the organisation: create (the key is shown once), list, rotate (the new
-// key shown once; the old one stops at once, or after a grace period the caller asks for), revoke.
+// key shown once; the old one stops at once, or after a grace period the caller asks for; a key is
+// rotated once), revoke.
 import { randomBytes } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { OrganisationApiKey } from '../shared/db/generated/client.ts';
 import { installationFor } from '../shared/authority.ts';
 import { sha256, newId } from '../shared/crypto.ts';
-import { forbidden, notFound } from '../shared/errors.ts';
+import { ApiError, forbidden, notFound } from '../shared/errors.ts';
+import { failWith, guardFailure } from '../shared/db/guards.ts';
+import { NOW } from '../shared/db/sql-fragments.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
 import { validate } from '../shared/validation.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from './inputs.ts';
@@ -75,22 +78,43 @@ export async function listApiKeys(ctx: SubgraphContext, organisationId: string, 
   });
 }
 
+// The key to rotate, locked: one that is revoked (or another organisation's) is `missing`, one
+// already rotated with a grace period is `rotated` (its replacement exists), so that of concurrent
+// rotations exactly one issues a replacement.
+const ROTATE_GUARD_SQL = `
+  SELECT CASE WHEN k.id IS NULL OR k."revokedAt" IS NOT NULL THEN ${failWith('missing', 'coalesce(length(k.id), 0)')}
+              WHEN k."expiresAt" IS NOT NULL THEN ${failWith('rotated', 'length(k.id)')} END AS guard
+  FROM (SELECT 1) one LEFT JOIN LATERAL (
+    SELECT id, "revokedAt", "expiresAt" FROM "OrganisationApiKey" WHERE id = $1 AND "organisationId" = $2 FOR UPDATE) k ON true`;
+/** Key $1 stops at $2 (a grace period) or now (revoked, $2 null). */
+const RETIRE_SQL = `UPDATE "OrganisationApiKey" SET "expiresAt" = $2::timestamp, "revokedAt" = CASE WHEN $2 IS NULL THEN ${NOW} END WHERE id = $1`;
+/** The replacement $1 of key $5, with its name: prefix $3, hash $4. */
+const REPLACE_SQL = `
+  INSERT INTO "OrganisationApiKey" (id, "organisationId", name, prefix, "keyHash", "createdAt")
+  SELECT $1, $2, name, $3, $4, ${NOW} FROM "OrganisationApiKey" WHERE id = $5`;
+
 export async function rotateApiKey(ctx: SubgraphContext, organisationId: string, keyId: string, body: unknown): Promise<IssuedApiKey> {
   await administer(ctx, organisationId);
   const input = validate(apiKeyRotateInput, body ?? {});
-  const old = await keyOf(ctx, organisationId, keyId);
-  if (old.revokedAt) throw notFound('The API key');
   const { key, prefix, keyHash } = newKey();
-  const now = new Date();
+  const id = newId('key');
   const graceSeconds = input.graceSeconds ?? 0;
-  const [row] = await ctx.db.$transaction([
-    ctx.db.organisationApiKey.create({ data: { id: newId('key'), organisationId, name: old.name, prefix, keyHash } }),
-    ctx.db.organisationApiKey.update({
-      where: { id: old.id },
-      data: graceSeconds > 0 ? { expiresAt: new Date(now.getTime() + graceSeconds * 1000) } : { revokedAt: now },
-    }),
-  ]);
-  return { apiKey: view(row), key };
+  const until = graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000).toISOString().replace('Z', '') : null;
+  try {
+    await ctx.transaction([
+      { text: ROTATE_GUARD_SQL, values: [keyId, organisationId] },
+      { text: RETIRE_SQL, values: [keyId, until] },
+      { text: REPLACE_SQL, values: [id, organisationId, prefix, keyHash, keyId] },
+    ]);
+  } catch (error) {
+    const failed = guardFailure(error);
+    if (failed?.check === 'missing') throw notFound('The API key');
+    if (failed?.check === 'rotated') {
+      throw new ApiError('conflict', 'This key was rotated already and works until its grace period ends: rotate its replacement instead.', [{ field: 'keyId', issue: 'key_rotated' }]);
+    }
+    throw error;
+  }
+  return { apiKey: view(await ctx.db.organisationApiKey.findUniqueOrThrow({ where: { id } })), key };
 }
 
 export async function revokeApiKey(ctx: SubgraphContext, organisationId: string, keyId: string): Promise<ApiKeyView> {

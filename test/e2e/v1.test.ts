@@ -318,12 +318,23 @@ describe('v1 read API', () => {
     expect((await v1('/organisation', second)).status).toBe(200);
     expect((await v1('/organisation', graced.body.data.key)).status).toBe(200);
     expect((await admin('POST', `/${rotated.body.data.apiKey.id}/rotate`, { graceSeconds: -1 })).status).toBe(400);
+    // A key is rotated once: in its grace period it has a replacement already.
+    const again = await admin('POST', `/${rotated.body.data.apiKey.id}/rotate`, { graceSeconds: 60 });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details).toEqual([{ field: 'keyId', issue: 'key_rotated' }]);
+    // Of concurrent rotations of one key, exactly one issues a replacement.
+    const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => admin('POST', `/${graced.body.data.apiKey.id}/rotate`, i % 2 ? { graceSeconds: 60 } : undefined)));
+    expect(racing.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(racing.every((answer) => [201, 404, 409].includes(answer.status))).toBe(true);
+    const replacements = (await admin('GET', '?limit=100')).body.data.filter((k: { createdAt: string; revokedAt: string | null; expiresAt: string | null }) => !k.revokedAt && !k.expiresAt && k.createdAt >= graced.body.data.apiKey.createdAt);
+    expect(replacements.filter((k: { id: string }) => k.id !== graced.body.data.apiKey.id)).toHaveLength(1);
+    const winner = racing.find((answer) => answer.status === 201)!.body.data;
 
     // Revocation: at once.
-    const revoked = await admin('DELETE', `/${graced.body.data.apiKey.id}`);
+    const revoked = await admin('DELETE', `/${winner.apiKey.id}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.revokedAt).not.toBeNull();
-    expect((await v1('/organisation', graced.body.data.key)).status).toBe(401);
+    expect((await v1('/organisation', winner.key)).status).toBe(401);
 
     // Only administrators, as users; the demo keys keep working.
     expect((await admin('POST', '', { name: 'x' }, 'demo-token-app')).status).toBe(403);
