@@ -79,7 +79,7 @@ async function openPrepared(hold: DataDirHold | undefined): Promise<{ db: Databa
   if (!pending && !needsSeed) return { db, applied: 0, seeded: false };
   if (!bundled) {
     const applied = pending ? (await applyMigrations(db.adapterFactory)).length : 0;
-    return { db, applied, seeded: seed ? await loadDemoWorldIfEmpty(db.prisma) : false };
+    return { db, applied, seeded: seed ? await loadDemoWorldIfEmpty(db) : false };
   }
   // PGlite's data directory has one user at a time: hand it to the child, then take it back.
   if (db.kind === 'pglite') await db.close();

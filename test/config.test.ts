@@ -1,27 +1,14 @@
 // One configuration: every environment variable is declared in subgraphs/shared/config.ts and read
 // through it; each declared one is read somewhere; defaults parse; a value a variable does not accept
 // is refused with one sentence naming it (never echoing a secret).
-import { readFile, readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig, setting, SETTINGS, type SettingName } from '../subgraphs/shared/config.ts';
 import { StartupError } from '../subgraphs/shared/startup.ts';
-import { fromRoot } from '../subgraphs/shared/paths.ts';
+import { sources } from './support/sources.ts';
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 
-async function sources(): Promise<{ file: string; text: string }[]> {
-  const files: { file: string; text: string }[] = [];
-  // TypeScript only: the .mjs build and generate tools run at npm install, before anything is built.
-  for (const top of ['facade', 'subgraphs', 'prisma', 'schema']) {
-    for (const entry of await readdir(fromRoot(top), { recursive: true })) {
-      const file = path.join(top, entry);
-      if (!/\.ts$/.test(file) || file.includes('/generated/')) continue;
-      files.push({ file, text: await readFile(fromRoot(file), 'utf8') });
-    }
-  }
-  return files;
-}
+// TypeScript only: the .mjs build and generate tools run at npm install, before anything is built.
 
 describe('configuration', () => {
   it('every default parses, and unset and empty take it', () => {
@@ -94,7 +81,7 @@ describe('configuration', () => {
     const stray: string[] = [];
     const files = await sources();
     for (const { file, text } of files) {
-      if (file === path.join('subgraphs', 'shared', 'config.ts')) continue;
+      if (file === 'subgraphs/shared/config.ts') continue;
       text.split('\n').forEach((line, index) => {
         if (/process\.env\b/.test(line) && !allowed.test(line)) stray.push(`${file}:${index + 1}: ${line.trim()}`);
       });

@@ -1,6 +1,6 @@
 // The demo world of docs/demo-world.md: exact ids and credentials. Loaded into an empty database on
 // first start, by `npm run db:seed`, and by every end-to-end test. Secrets are stored hashed.
-import type { Db } from '../../subgraphs/shared/db/database.ts';
+import type { Db, WriteAccess } from '../../subgraphs/shared/db/database.ts';
 import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
 import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
 import { importEsportsData } from '../../subgraphs/esports/import.ts';
@@ -87,13 +87,14 @@ export const demoWorldWarning = (host: string) =>
   `Warning: HOST=${host} lets other machines reach this server, and its database holds the demo world, whose tokens, client secrets, API keys and password are published (docs/demo-world.md): anyone who reaches it can use them; listen on 127.0.0.1 (leave HOST unset) or use a database without the demo world (SEED_DEMO_WORLD=0 on a new one).`;
 
 /** Loads the demo world unless it is there already; true when it loaded it. */
-export async function loadDemoWorldIfEmpty(db: Db): Promise<boolean> {
-  if (await isDemoWorldLoaded(db)) return false;
-  await loadDemoWorld(db);
+export async function loadDemoWorldIfEmpty(database: WriteAccess): Promise<boolean> {
+  if (await isDemoWorldLoaded(database.prisma)) return false;
+  await loadDemoWorld(database);
   return true;
 }
 
-export async function loadDemoWorld(db: Db): Promise<void> {
+export async function loadDemoWorld(database: WriteAccess): Promise<void> {
+  const db = database.prisma;
   const passwordHash = hashSecret(DEMO.password);
   const t0 = Date.parse('2026-01-05T12:00:00.000Z');
   const at = (minutes: number) => new Date(t0 + minutes * 60_000);
@@ -507,5 +508,5 @@ export async function loadDemoWorld(db: Db): Promise<void> {
     { timeout: 120_000, maxWait: 60_000 },
   );
   // Published esports data arrives the way a provider's does: through the import.
-  await importEsportsData(db, JSON.parse(await readFile(fromRoot('prisma/seed/esports-demo.json'), 'utf8')), 'demo-world');
+  await importEsportsData(database, JSON.parse(await readFile(fromRoot('prisma/seed/esports-demo.json'), 'utf8')), 'demo-world');
 }

@@ -16,7 +16,7 @@ try {
   if (url) await ensurePostgresDatabase(url);
   const db = openDatabase();
   const applied = await applyMigrations(db.adapterFactory);
-  const seeded = seed ? await loadDemoWorldIfEmpty(db.prisma) : false;
+  const seeded = seed ? await loadDemoWorldIfEmpty(db) : false;
   await db.close();
   if (json) console.log(JSON.stringify({ applied, seeded }));
   else console.log(applied.length ? `Applied to ${db.describe}: ${applied.join(', ')}` : `${db.describe} is up to date.`);

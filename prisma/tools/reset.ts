@@ -29,7 +29,7 @@ try {
   }
   const db = openDatabase();
   const applied = await applyMigrations(db.adapterFactory);
-  await loadDemoWorld(db.prisma);
+  await loadDemoWorld(db);
   await db.close();
   console.log(`Reset ${db.describe}: ${applied.length} migration(s) applied, demo world loaded.`);
   process.exit(0);

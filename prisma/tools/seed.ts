@@ -8,7 +8,7 @@ import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
 try {
   const db = openDatabase();
   await applyMigrations(db.adapterFactory);
-  const loaded = await loadDemoWorldIfEmpty(db.prisma);
+  const loaded = await loadDemoWorldIfEmpty(db);
   console.log(loaded ? `Loaded the demo world into ${db.describe}.` : `${db.describe} already holds the demo world.`);
   await db.close();
   process.exit(0);

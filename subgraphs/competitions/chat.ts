@@ -5,7 +5,7 @@
 // something, moves the revision on and records a change (chat.reaction_added / _removed) in the same
 // transaction; a write that changes nothing answers the message as it is.
 import type { SubgraphContext } from '../shared/context.ts';
-import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
 import { failWith, guardFailure } from '../shared/db/guards.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
 import { newId } from '../shared/crypto.ts';
@@ -196,8 +196,8 @@ const changeSql = (reaction: string, type: ChangeType) => `
     UPDATE "ChatMessage" SET revision = revision + 1, "updatedAt" = ${NOW}
     WHERE id = $1 AND EXISTS (SELECT 1 FROM reacted)
     RETURNING id, revision)
-  INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", payload, "createdAt")
-  SELECT $5, '${type}', $6, $7, 'chat_message', b.id,
+  ${CHANGE_LOG_INSERT}
+  SELECT $5, '${type}', $6, $7, 'chat_message', b.id, NULL,
          json_build_object('matchId', $2::text, 'messageId', b.id, 'emoji', $3::text, 'messageRevision', b.revision)::jsonb, ${NOW}
   FROM bumped b`;
 

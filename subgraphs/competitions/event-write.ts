@@ -10,7 +10,6 @@
 //    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
 //    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
 import type { ChangeType } from '../shared/change-catalogue.ts';
-import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import type { Db, SqlStatement } from '../shared/db/database.ts';
 import { guardFailure } from '../shared/db/guards.ts';
@@ -26,8 +25,8 @@ import {
   type IdempotencyScope,
 } from '../shared/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
-import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
-import { EVENT_STATE_SQL, LOCK_EVENT_SQL, RECORD_CHANGES_SQL } from './statements.ts';
+import { appendChanges } from '../shared/change-log.ts';
+import { BUMP_REVISIONS_SQL, EVENT_STATE_SQL, LOCK_EVENT_SQL } from './statements.ts';
 import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
 import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../shared/scopes.ts';
 
@@ -196,7 +195,7 @@ async function attemptWrite(
   // Another event has no If-Match (null checks nothing): only whether it is still as planned.
   for (const other of others) statements.push({ text: LOCK_EVENT_SQL, values: [other.id, null, other.revision] });
   const revision = plan.changed ? event.revision + 1 : event.revision;
-  if (plan.changed) statements.push(...plan.statements, recordChanges([event, ...others], plan.changes), NOTIFY_CHANGES);
+  if (plan.changed) statements.push(...plan.statements, ...recordChanges([event, ...others], plan.changes));
   const result: WriteResult = { resourceId: plan.resourceId, revision, updated: plan.changed, replayed: false };
   if (idempotency) statements.push(completeKeyStatement(idempotency, { status: WRITES[write.operation].status, body: result }));
   return (await runTransaction(ctx, statements, idempotency, write)) ?? result;
@@ -235,23 +234,12 @@ async function runTransaction(
 }
 
 /** Each event's revision moves on by one; each gets a change-log row per change, at its new revision. */
-function recordChanges(events: EventState[], changes: Change[]): SqlStatement {
+function recordChanges(events: EventState[], changes: Change[]): SqlStatement[] {
   const rows = events.flatMap((event) =>
-    changes.map((change) => ({ event, change, revision: event.revision + 1 })),
+    changes.map((change) => {
+      const revision = event.revision + 1;
+      return { ...change, organisationId: event.organisationId, eventId: event.id, revision, payload: { ...change.payload, eventId: event.id, revision } };
+    }),
   );
-  const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
-  return {
-    text: RECORD_CHANGES_SQL,
-    values: [
-      events.map((event) => event.id),
-      column(() => `chg_${randomUUID().replace(/-/g, '')}`),
-      column((row) => row.change.type),
-      column((row) => row.event.organisationId),
-      column((row) => row.event.id),
-      column((row) => row.change.resourceType),
-      column((row) => row.change.resourceId),
-      column((row) => row.revision),
-      column((row) => JSON.stringify({ ...row.change.payload, eventId: row.event.id, revision: row.revision })),
-    ],
-  };
+  return [{ text: BUMP_REVISIONS_SQL, values: [events.map((event) => event.id)] }, ...appendChanges(rows)];
 }

@@ -4,6 +4,6 @@ import { runFileCommand } from '../shared/file-command.ts';
 import { updateMaps } from './maps-update.ts';
 
 await runFileCommand('maps:import', 'applied', async (db, data, file) => {
-  const result = await updateMaps(db.prisma, data, `file:${file}`);
+  const result = await updateMaps(db, data, `file:${file}`);
   return `Updated maps in ${db.describe}: ${result.created.length} created, ${result.updated.length} updated, ${result.unchanged} unchanged.`;
 });

@@ -1,11 +1,14 @@
 // Maps reference data is the platform operator's: a file of maps is validated, upserted by id in one
-// transaction (an unchanged map is left alone; maps are never deleted, results name them) and, when
-// anything changed, recorded as one maps.updated change that the gateway and webhooks follow.
+// statement (an unchanged map is left alone; maps are never deleted, results name them) and, when
+// anything changed, recorded in the same statement as one maps.updated change that the gateway and
+// webhooks follow.
 import { z } from 'zod';
-import type { Db } from '../shared/db/database.ts';
+import type { WriteAccess } from '../shared/db/database.ts';
+import { upsertChangedSql } from '../shared/db/upsert.ts';
+import { NOW } from '../shared/db/sql-fragments.ts';
 import { newId } from '../shared/crypto.ts';
 import { validate } from '../shared/validation.ts';
-import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
 
 export const mapsInput = z
@@ -33,31 +36,26 @@ export interface MapsUpdate {
   changeId: string | null;
 }
 
-export async function updateMaps(prisma: Db, data: unknown, source: string): Promise<MapsUpdate> {
+// The change row exists only when a map was created or changed; its lists keep the file's order ($1).
+const UPDATE_MAPS_SQL = `
+  WITH upserted AS (${upsertChangedSql('Map', ['id'], '$1')}),
+  listed AS (
+    SELECT u.id, u.created, r.n FROM upserted u
+    JOIN json_array_elements($1::json) WITH ORDINALITY AS r(map, n) ON r.map->>'id' = u.id),
+  logged AS (
+    ${CHANGE_LOG_INSERT}
+    SELECT $2, '${'maps.updated' satisfies ChangeType}', NULL, NULL, 'maps', 'maps', NULL,
+           jsonb_build_object('source', $3::text,
+             'created', coalesce((SELECT jsonb_agg(id ORDER BY n) FROM listed WHERE created), '[]'::jsonb),
+             'updated', coalesce((SELECT jsonb_agg(id ORDER BY n) FROM listed WHERE NOT created), '[]'::jsonb)), ${NOW}
+    WHERE EXISTS (SELECT 1 FROM upserted))
+  SELECT id, created FROM listed ORDER BY n`;
+
+export async function updateMaps(database: WriteAccess, data: unknown, source: string): Promise<MapsUpdate> {
   const input = validate(mapsInput, data, 'maps');
-  return prisma.$transaction(async (tx) => {
-    const existing = new Map((await tx.map.findMany({ where: { id: { in: input.maps.map((m) => m.id) } } })).map((m) => [m.id, m]));
-    const result: MapsUpdate = { created: [], updated: [], unchanged: 0, changeId: null };
-    for (const map of input.maps) {
-      const row = { name: map.name, imageUrl: map.imageUrl ?? null };
-      const current = existing.get(map.id);
-      if (!current) {
-        await tx.map.create({ data: { id: map.id, ...row } });
-        result.created.push(map.id);
-      } else if (current.name !== row.name || current.imageUrl !== row.imageUrl) {
-        await tx.map.update({ where: { id: map.id }, data: row });
-        result.updated.push(map.id);
-      } else {
-        result.unchanged++;
-      }
-    }
-    if (result.created.length || result.updated.length) {
-      result.changeId = newId('chg');
-      await tx.changeLog.create({
-        data: { id: result.changeId, type: 'maps.updated' satisfies ChangeType, resourceType: 'maps', resourceId: 'maps', payload: { source, created: result.created, updated: result.updated } },
-      });
-      await tx.$executeRawUnsafe(NOTIFY_CHANGES.text);
-    }
-    return result;
-  });
+  const changeId = newId('chg');
+  const rows = input.maps.map((map) => ({ id: map.id, name: map.name, imageUrl: map.imageUrl ?? null }));
+  const [moved] = await database.transaction([{ text: UPDATE_MAPS_SQL, values: [JSON.stringify(rows), changeId, source] }, NOTIFY_CHANGES]);
+  const ids = (created: boolean) => moved.filter((row) => row.created === created).map((row) => row.id as string);
+  return { created: ids(true), updated: ids(false), unchanged: rows.length - moved.length, changeId: moved.length ? changeId : null };
 }

@@ -3,13 +3,12 @@
 // (scope, installation, a user's permission, Idempotency-Key, one transaction with its change-log row)
 // against the organisation. The others are event writes (event-write.ts); a team's player answers an
 // invitation with no scope and no If-Match, admitted by playing in the invited team.
-import { randomUUID } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor, requireScope, type Authority } from '../shared/authority.ts';
 import { newId } from '../shared/crypto.ts';
 import { forbidden, notFound, validationFailed } from '../shared/errors.ts';
 import { idempotentTransaction } from '../shared/idempotency.ts';
-import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import { newChangeId, NOTIFY_CHANGES } from '../shared/change-log.ts';
 import type { Db, SqlStatement } from '../shared/db/database.ts';
 import { validate } from '../shared/validation.ts';
 import { assertOrganiserAuthority, idempotencyScope, runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
@@ -76,7 +75,7 @@ export async function createEvent(ctx: SubgraphContext, organisationId: string, 
         input.game ?? null,
         input.timezone ?? NEW_EVENT_DEFAULTS.timezone,
         timestamp(input.startsAt),
-        `chg_${randomUUID().replace(/-/g, '')}`,
+        newChangeId(),
         timestamp(input.endsAt),
       ],
     },

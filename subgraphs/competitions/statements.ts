@@ -9,6 +9,7 @@ import { iso, NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
 import type { StandingRow } from './tournament/standings.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
+import { CHANGE_LOG_INSERT } from '../shared/change-log.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -294,14 +295,8 @@ export const LOCK_EVENT_SQL = `
          END AS guard
   FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT revision FROM "Event" WHERE id = $1 FOR UPDATE) e ON true`;
 
-/** Moves the events' revisions ($1) on by one and appends their change-log rows, in order. */
-export const RECORD_CHANGES_SQL = `
-  WITH bumped AS (UPDATE "Event" SET revision = revision + 1, "updatedAt" = ${NOW} WHERE id = ANY($1::text[]))
-  INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, "createdAt")
-  SELECT c.id, c.type, c.organisation, c.event, c."resourceType", c."resourceId", c.revision, c.payload::jsonb, ${NOW}
-  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[])
-       WITH ORDINALITY AS c(id, type, organisation, event, "resourceType", "resourceId", revision, payload, n)
-  ORDER BY c.n`;
+/** Moves the events' revisions ($1) on by one (their change-log rows follow, shared/change-log.ts). */
+export const BUMP_REVISIONS_SQL = `UPDATE "Event" SET revision = revision + 1, "updatedAt" = ${NOW} WHERE id = ANY($1::text[])`;
 
 export const PUBLISH_EVENT_SQL = `UPDATE "Event" SET state = 'scheduled' WHERE id = $1`;
 
@@ -493,7 +488,7 @@ export const SLUG_FREE_SQL = `
  * A draft event ($1) of organisation $2 at revision 1, and its event.created change-log row ($15).
  * The slug is $3 as sent ($4 false), or the first free one of $3, $3-2, $3-3, … ($4 true; $5 is a
  * last resort); it is chosen under the organisation's lock. It writes its change-log row itself rather
- * than through recordChanges (RECORD_CHANGES_SQL): the row's payload holds the slug chosen here, in SQL.
+ * than through appendChanges: the row's payload holds the slug chosen here, in SQL.
  */
 export const INSERT_EVENT_SQL = `
   WITH candidates AS (
@@ -512,7 +507,7 @@ export const INSERT_EVENT_SQL = `
     SELECT $1, $2, $6, chosen.slug, $7, $8, $9, $10, $11, NULL, $12, $13, $14::timestamp, $16::timestamp, 1, ${NOW}, ${NOW} FROM chosen
     RETURNING id, "organisationId", name, slug, visibility, state
   )
-  INSERT INTO "ChangeLog" (id, type, "organisationId", "eventId", "resourceType", "resourceId", revision, payload, "createdAt")
+  ${CHANGE_LOG_INSERT}
   SELECT $15, '${'event.created' satisfies ChangeType}', c."organisationId", c.id, 'event', c.id, 1,
          jsonb_build_object('eventId', c.id, 'revision', 1, 'name', c.name, 'slug', c.slug, 'state', c.state, 'visibility', c.visibility), ${NOW}
   FROM created c`;

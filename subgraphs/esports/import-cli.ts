@@ -4,6 +4,6 @@ import { runFileCommand } from '../shared/file-command.ts';
 import { importEsportsData } from './import.ts';
 
 await runFileCommand('esports:import', 'imported', async (db, data, file) => {
-  const result = await importEsportsData(db.prisma, data, `file:${file}`);
+  const result = await importEsportsData(db, data, `file:${file}`);
   return `Imported ${file} into ${db.describe}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged (import ${result.importId}).`;
 });

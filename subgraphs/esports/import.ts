@@ -1,15 +1,17 @@
 // Publishing esports data: a provider's file (or GraphQL input) is validated record by record and
-// upserted by id in one transaction, idempotently (an unchanged record is left alone), with a
-// change-log row that says what changed. The demo world's esports data comes through here too.
+// upserted by key in one transaction, idempotently (an unchanged record is left alone), with a
+// change-log row that says what changed. Published records are never deleted, so the references the
+// file makes to them are checked before the transaction. The demo world's esports data comes through here too.
 import { z } from 'zod';
-import type { Db } from '../shared/db/database.ts';
-import type { Prisma } from '../shared/db/generated/client.ts';
+import type { Db, WriteAccess } from '../shared/db/database.ts';
+import { upsertChangedSql } from '../shared/db/upsert.ts';
+import { failWith, guardFailure } from '../shared/db/guards.ts';
+import { NOW } from '../shared/db/sql-fragments.ts';
 import { newId } from '../shared/crypto.ts';
 import { ApiError, type ErrorDetail } from '../shared/errors.ts';
 import { isoTimestamp, zodDetails } from '../shared/validation.ts';
-import { canonicalJson } from '../shared/canonical-json.ts';
 import { assertStorable } from '../shared/input-safety.ts';
-import { NOTIFY_CHANGES } from '../shared/change-feed.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
 
 const id = z.string().min(1).max(128);
@@ -110,7 +112,7 @@ function rowsOf(data: EsportsImport) {
 }
 
 /** Every reference must point at a record of the file or one already published. */
-async function checkReferences(db: Db | Prisma.TransactionClient, data: EsportsImport) {
+async function checkReferences(db: Db, data: EsportsImport) {
   const details: ErrorDetail[] = [];
   const known = async (model: 'esportsEvent' | 'esportsStage' | 'esportsMatch', ids: string[]) => {
     if (!ids.length) return new Set<string>();
@@ -165,56 +167,78 @@ export function parseEsportsImport(input: unknown): EsportsImport {
   throw new ApiError('validation_failed', `The esports data is not valid: ${details.slice(0, 5).map((d) => `${d.field}: ${d.issue}`).join('; ')}${details.length > 5 ? ` (and ${details.length - 5} more)` : ''}.`, details);
 }
 
-type ModelName = keyof ReturnType<typeof rowsOf>;
-const keyOf: Record<ModelName, (row: Record<string, unknown>) => Record<string, unknown>> = {
-  esportsEvent: (r) => ({ id: r.id }),
-  esportsStage: (r) => ({ id: r.id }),
-  esportsGroup: (r) => ({ id: r.id }),
-  esportsMatch: (r) => ({ id: r.id }),
-  esportsMatchStatistics: (r) => ({ matchId: r.matchId }),
-  esportsMapStatistics: (r) => ({ eventId_mapId: { eventId: r.eventId, mapId: r.mapId } }),
-};
+// What each list of the file becomes: a table, upserted by its key. Parents come before children,
+// though one statement writes them all (its foreign keys are checked at its end).
+const TABLES = {
+  esportsEvent: { model: 'EsportsEvent', key: ['id'] },
+  esportsStage: { model: 'EsportsStage', key: ['id'] },
+  esportsGroup: { model: 'EsportsGroup', key: ['id'] },
+  esportsMatch: { model: 'EsportsMatch', key: ['id'] },
+  esportsMatchStatistics: { model: 'EsportsMatchStatistics', key: ['matchId'] },
+  esportsMapStatistics: { model: 'EsportsMapStatistics', key: ['eventId', 'mapId'] },
+} as const satisfies Record<keyof ReturnType<typeof rowsOf>, { model: string; key: readonly string[] }>;
+const LISTS = Object.keys(TABLES) as (keyof typeof TABLES)[];
 
-/** Validates and upserts; parents before children, in one transaction. */
-export async function importEsportsData(db: Db, input: unknown, source: string): Promise<ImportResult> {
+// One statement: every upsert ($1…$6, one JSON array per table), counted, and the change-log row
+// ($7 its id, $8 the import's, $9 the source, $10 the records in the file, $11 per table).
+const IMPORT_SQL = `
+  WITH ${LISTS.map((list, i) => `${list} AS (${upsertChangedSql(TABLES[list].model, TABLES[list].key, `$${i + 1}`)})`).join(',\n  ')},
+  moved AS (${LISTS.map((list) => `SELECT created FROM ${list}`).join(' UNION ALL ')}),
+  counts AS (SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated FROM moved),
+  logged AS (
+    ${CHANGE_LOG_INSERT}
+    SELECT $7, '${'esports.imported' satisfies ChangeType}', NULL, NULL, 'esports_import', $8, NULL,
+           jsonb_build_object('source', $9::text, 'created', c.created, 'updated', c.updated, 'unchanged', $10::int - c.created - c.updated, 'counts', $11::jsonb), ${NOW}
+    FROM counts c)
+  SELECT created, updated FROM counts`;
+
+// Imports queue here, so that the check below sees every import committed before this one.
+const IMPORT_LOCK_SQL = `SELECT pg_advisory_xact_lock(7316531, 2)`;
+
+/**
+ * After the upserts: a group of the file ($1 its groups' ids), or a published group of a stage of the
+ * file ($2), whose stage belongs to another event fails, with the group's index in the file (-1 for a
+ * published one). checkReferences says so first with every field; this holds it against an import
+ * that moved a stage meanwhile.
+ */
+const STAGE_EVENT_GUARD_SQL = `
+  SELECT CASE WHEN bad.n IS NOT NULL THEN ${failWith('stage_event', 'bad.n')} END AS guard
+  FROM (SELECT 1) one LEFT JOIN LATERAL (
+    SELECT coalesce(f.n - 1, -1) AS n
+    FROM "EsportsGroup" g JOIN "EsportsStage" s ON s.id = g."stageId"
+    LEFT JOIN unnest($1::text[]) WITH ORDINALITY AS f(id, n) ON f.id = g.id
+    WHERE (g.id = ANY($1::text[]) OR s.id = ANY($2::text[])) AND g."eventId" <> s."eventId"
+    ORDER BY f.n NULLS LAST LIMIT 1) bad ON true`;
+
+/**
+ * Validates and upserts every record in one transaction: a record already published and equal is
+ * left alone; the import is one esports.imported change.
+ */
+export async function importEsportsData(database: WriteAccess, input: unknown, source: string): Promise<ImportResult> {
   const data = parseEsportsImport(input);
-  const result: ImportResult = { importId: newId('esi'), created: 0, updated: 0, unchanged: 0 };
-  await db.$transaction(
-    async (tx) => {
-      await checkReferences(tx, data);
-      const rows = rowsOf(data);
-      for (const model of Object.keys(rows) as ModelName[]) {
-        const delegate = tx[model] as unknown as {
-          findUnique(args: unknown): Promise<Record<string, unknown> | null>;
-          create(args: unknown): Promise<unknown>;
-          update(args: unknown): Promise<unknown>;
-        };
-        for (const row of rows[model] as Record<string, unknown>[]) {
-          const where = keyOf[model](row);
-          const existing = await delegate.findUnique({ where });
-          if (!existing) {
-            await delegate.create({ data: row });
-            result.created++;
-          } else if (Object.entries(row).some(([field, value]) => canonicalJson(value) !== canonicalJson(existing[field]))) {
-            await delegate.update({ where, data: row });
-            result.updated++;
-          } else {
-            result.unchanged++;
-          }
-        }
-      }
-      await tx.changeLog.create({
-        data: {
-          id: `chg_${result.importId}`,
-          type: 'esports.imported' satisfies ChangeType,
-          resourceType: 'esports_import',
-          resourceId: result.importId,
-          payload: { source, created: result.created, updated: result.updated, unchanged: result.unchanged, counts: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.length])) },
-        },
-      });
-      await tx.$executeRawUnsafe(NOTIFY_CHANGES.text);
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
-  return result;
+  await checkReferences(database.prisma, data);
+  const importId = newId('esi');
+  const rows = rowsOf(data);
+  const total = LISTS.reduce((sum, list) => sum + rows[list].length, 0);
+  const counts = Object.fromEntries(LISTS.map((list) => [list, rows[list].length]));
+  try {
+    const [, [moved]] = await database.transaction([
+      { text: IMPORT_LOCK_SQL, values: [] },
+      { text: IMPORT_SQL, values: [...LISTS.map((list) => JSON.stringify(rows[list])), `chg_${importId}`, importId, source, total, JSON.stringify(counts)] },
+      { text: STAGE_EVENT_GUARD_SQL, values: [data.groups.map((group) => group.id), data.stages.map((stage) => stage.id)] },
+      NOTIFY_CHANGES,
+    ]);
+    const created = Number(moved.created);
+    const updated = Number(moved.updated);
+    return { importId, created, updated, unchanged: total - created - updated };
+  } catch (error) {
+    const failed = guardFailure(error);
+    if (failed?.check !== 'stage_event') throw error;
+    const index = Number(failed.value);
+    throw new ApiError('validation_failed', 'The esports data has 1 invalid reference(s).', [
+      index >= 0
+        ? { field: `groups.${index}.stageId`, issue: 'the stage belongs to another event' }
+        : { field: 'stages', issue: 'a stage would move to another event than its published groups' },
+    ]);
+  }
 }

@@ -9,7 +9,7 @@
 // default; nothing serialises them. A long transaction holds the feed back until it ends.
 import { ApiError } from './errors.ts';
 import { setting } from './config.ts';
-import type { Database, SqlRunner, SqlStatement } from './db/database.ts';
+import type { Database, SqlRunner } from './db/database.ts';
 import { iso, NOW } from './db/sql-fragments.ts';
 import { coalesce } from './coalesce.ts';
 import { FailureRun, type TaskLog } from './failure-run.ts';
@@ -36,9 +36,6 @@ export interface FeedChange {
 }
 
 export const CHANGE_FEED_CHANNEL = 'change_feed';
-
-/** Sent in a writing transaction: listeners wake when it commits (a notification inside one is sent once). */
-export const NOTIFY_CHANGES: SqlStatement = { text: `SELECT pg_notify('${CHANGE_FEED_CHANNEL}', '')`, values: [] };
 
 /** Rows whose transaction has ended, and so can no longer be joined by an earlier one. */
 const SETTLED = `xid < pg_snapshot_xmin(pg_current_snapshot())`;

@@ -16,7 +16,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
   const scratch = await createScratchDatabase(server, 'bench');
   const db = openDatabase({ url: scratch.url });
   await applyMigrations(db.adapterFactory);
-  await loadDemoWorld(db.prisma);
+  await loadDemoWorld(db);
   await db.close();
   return scratch;
 }

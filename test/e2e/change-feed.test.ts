@@ -9,12 +9,12 @@ import {
   encodeCursor,
   followChanges,
   headPosition,
-  NOTIFY_CHANGES,
   pruneChanges,
   readChanges,
   type FeedChange,
   type FeedPosition,
 } from '../../subgraphs/shared/change-feed.ts';
+import { NOTIFY_CHANGES } from '../../subgraphs/shared/change-log.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { postgresServerUrl } from '../support/scratch-database.ts';

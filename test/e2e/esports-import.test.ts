@@ -77,6 +77,42 @@ describe('the provider mutation', () => {
     expect(referenceFields).toEqual(expect.arrayContaining(['stages.0.eventId: unknown esports event ese_missing', 'groups.0.stageId: the stage belongs to another event']));
     expect(await server.db.prisma.esportsEvent.count()).toBe(before);
   });
+
+  it('refuses to move a stage to another event than its published groups, and keeps every timestamp in UTC', async () => {
+    const data = {
+      events: [{ id: 'ese_move_a', name: 'Move A', startsAt: '2026-05-01T12:00:00+02:00' }, { id: 'ese_move_b', name: 'Move B' }],
+      stages: [{ id: 'ess_move', eventId: 'ese_move_a', name: 'Main', status: 'upcoming', format: 'swiss', position: 1 }],
+      groups: [{ id: 'esg_move', eventId: 'ese_move_a', stageId: 'ess_move', name: 'A', position: 1, standingCount: 4, roundCount: 3 }],
+    };
+    expect((await importMutation(data)).data.importEsportsData).toMatchObject({ created: 4 });
+    const event = await server.db.prisma.esportsEvent.findUniqueOrThrow({ where: { id: 'ese_move_a' } });
+    expect(event.startsAt?.toISOString()).toBe('2026-05-01T10:00:00.000Z');
+    // The file names no group: only the published one says the stage may not move.
+    const moved = await importMutation({ stages: [{ ...data.stages[0], eventId: 'ese_move_b' }] });
+    expect(moved.errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 'stages', issue: 'a stage would move to another event than its published groups' }] });
+    expect((await server.db.prisma.esportsStage.findUniqueOrThrow({ where: { id: 'ess_move' } })).eventId).toBe('ese_move_a');
+    // Moved with its group, it may.
+    const both = await importMutation({ stages: [{ ...data.stages[0], eventId: 'ese_move_b' }], groups: [{ ...data.groups[0], eventId: 'ese_move_b' }] });
+    expect(both.data.importEsportsData).toMatchObject({ created: 0, updated: 2, unchanged: 0 });
+  });
+
+  it('of concurrent imports, each sees those before it: a stage and its group never end in different events', async () => {
+    const base = {
+      events: [{ id: 'ese_race_a', name: 'Race A' }, { id: 'ese_race_b', name: 'Race B' }],
+      stages: [{ id: 'ess_race', eventId: 'ese_race_a', name: 'Main', status: 'upcoming', format: 'swiss', position: 1 }],
+    };
+    expect((await importMutation(base)).data.importEsportsData).toMatchObject({ created: 3 });
+    // One adds a group to the stage in event A while another moves the stage to event B.
+    const [group, move] = await Promise.all([
+      importMutation({ groups: [{ id: 'esg_race', eventId: 'ese_race_a', stageId: 'ess_race', name: 'A', position: 1, standingCount: 4, roundCount: 3 }] }),
+      importMutation({ stages: [{ ...base.stages[0], eventId: 'ese_race_b' }] }),
+    ]);
+    const stage = await server.db.prisma.esportsStage.findUniqueOrThrow({ where: { id: 'ess_race' } });
+    const published = await server.db.prisma.esportsGroup.findUnique({ where: { id: 'esg_race' } });
+    if (published) expect(published.eventId).toBe(stage.eventId);
+    // Exactly one of them lands, whichever came first.
+    expect([group, move].filter((answer) => answer.data?.importEsportsData).length).toBe(1);
+  });
 });
 
 describe('npm run esports:import', () => {

@@ -30,7 +30,7 @@ describe('maps reference data', () => {
   it('adds and renames maps, records one change, and changes nothing the second time', async () => {
     const before = await server.db.prisma.changeLog.count({ where: { type: 'maps.updated' } });
     const update = { maps: [{ id: 'map_vertigo', name: 'Vertigo', imageUrl: 'https://cdn.example.test/maps/vertigo.png' }, { id: 'map_train', name: 'Train (2026)' }, { id: 'map_nuke', name: 'Nuke', imageUrl: 'https://cdn.example.test/maps/nuke.png' }] };
-    const result = await updateMaps(server.db.prisma, update, 'test');
+    const result = await updateMaps(server.db, update, 'test');
     expect(result).toMatchObject({ created: ['map_vertigo'], updated: ['map_train'], unchanged: 1 });
     const maps = await v1Maps();
     expect(maps.find((m) => m.id === 'map_vertigo')).toEqual({ id: 'map_vertigo', name: 'Vertigo', imageUrl: 'https://cdn.example.test/maps/vertigo.png' });
@@ -39,7 +39,7 @@ describe('maps reference data', () => {
     expect(change).toMatchObject({ type: 'maps.updated', organisationId: null, eventId: null, resourceType: 'maps', resourceId: 'maps' });
     expect(change.payload).toEqual({ source: 'test', created: ['map_vertigo'], updated: ['map_train'] });
 
-    const again = await updateMaps(server.db.prisma, update, 'test');
+    const again = await updateMaps(server.db, update, 'test');
     expect(again).toEqual({ created: [], updated: [], unchanged: 3, changeId: null });
     expect(await server.db.prisma.changeLog.count({ where: { type: 'maps.updated' } })).toBe(before + 1);
   });
@@ -54,7 +54,7 @@ describe('maps reference data', () => {
       [{ maps: [] }, 'maps'],
       [{ maps: [{ id: 'map_a', name: 'A' }], extra: 1 }, 'extra'],
     ] as const) {
-      const error = await updateMaps(server.db.prisma, data, 'test').catch((e: unknown) => e);
+      const error = await updateMaps(server.db, data, 'test').catch((e: unknown) => e);
       expect(error, JSON.stringify(data)).toBeInstanceOf(ApiError);
       expect((error as ApiError).details?.map((d) => d.field), JSON.stringify(data)).toContain(field);
     }

@@ -408,7 +408,7 @@ beforeAll(async () => {
   const url = `postgresql://app@${own.host}:${own.port}/outage`;
   db = openDatabase({ url });
   await applyMigrations(db.adapterFactory);
-  await loadDemoWorld(db.prisma);
+  await loadDemoWorld(db);
   vi.stubEnv('WEBHOOKS_ALLOW_LOCAL', '1');
   receiver = await startReceiver();
   main = await startServerProcess({

@@ -143,7 +143,7 @@ describe('subscriptions', () => {
     await write('PATCH', '/api/v2/events/evt_live/matches/mtc_live_a_139', { scoreA: 1 });
     await write('PATCH', '/api/v2/events/evt_live/matches/mtc_live_a_140', { status: 'live', scoreA: 4 });
     await write('PATCH', '/api/v2/events/evt_open/playdays/pd_open_1', { overlayScoreA: 7 });
-    await updateMaps(server.db.prisma, { maps: [{ id: 'map_rt', name: 'Realtime' }] }, 'test');
+    await updateMaps(server.db, { maps: [{ id: 'map_rt', name: 'Realtime' }] }, 'test');
     await until(() => match.messages.length >= 1 && playday.messages.length >= 1 && maps.messages.length >= 1, 'the changes');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(match.messages.map((m) => m.data!.matchChanged)).toEqual([{ matchId: 'mtc_live_a_140', match: { status: 'live', opponentA: { score: 4 } } }]);

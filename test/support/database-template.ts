@@ -29,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const db = openDatabase({ url: scratch.url, poolSize: 2 });
     try {
       await applyMigrations(db.adapterFactory);
-      await loadDemoWorld(db.prisma);
+      await loadDemoWorld(db);
     } finally {
       // A template must have no session open while databases are created from it.
       await db.close();
@@ -42,7 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const db = openDatabase({ url: 'pglite', dataDir: path.join(dir, 'data') });
   try {
     await applyMigrations(db.adapterFactory);
-    await loadDemoWorld(db.prisma);
+    await loadDemoWorld(db);
   } finally {
     await db.close();
   }

@@ -39,7 +39,7 @@ export async function createTestDatabase(options: { seed?: boolean; countQueries
   }
   if (!template) {
     await applyMigrations(db.adapterFactory);
-    if (options.seed !== false) await loadDemoWorld(db.prisma);
+    if (options.seed !== false) await loadDemoWorld(db);
   }
   return {
     ...db,

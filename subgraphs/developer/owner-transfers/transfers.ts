@@ -8,7 +8,7 @@ import type { SubgraphContext } from '../../shared/context.ts';
 import type { OwnerTransfer } from '../../shared/db/generated/client.ts';
 import type { SqlStatement } from '../../shared/db/database.ts';
 import type { Authority } from '../../shared/authority.ts';
-import { NOTIFY_CHANGES } from '../../shared/change-feed.ts';
+import { appendChanges } from '../../shared/change-log.ts';
 import { failWith } from '../../shared/db/guards.ts';
 import { NOW } from '../../shared/db/sql-fragments.ts';
 import { newId } from '../../shared/crypto.ts';
@@ -147,15 +147,18 @@ const ownerUser = (authority: Authority, what: string): string => {
 };
 
 /** The change of a transition, for webhooks. Not tied to an organisation or event: it goes to the application's own endpoints. */
-const changeStatement = (type: ChangeType, transfer: TransferView): SqlStatement => ({
-  text: `INSERT INTO "ChangeLog" (id, type, "resourceType", "resourceId", payload, "createdAt") VALUES ($1, $2, 'application', $3, $4::jsonb, ${NOW})`,
-  values: [
-    newId('chg'),
-    type,
-    transfer.applicationId,
-    JSON.stringify({ transferId: transfer.id, status: transfer.status, fromOwner: transfer.fromOwner, toOwner: transfer.toOwner, expiresAt: transfer.expiresAt }),
-  ],
-});
+const changeStatements = (type: ChangeType, transfer: TransferView): SqlStatement[] =>
+  appendChanges([
+    {
+      type,
+      organisationId: null,
+      eventId: null,
+      resourceType: 'application',
+      resourceId: transfer.applicationId,
+      revision: null,
+      payload: { transferId: transfer.id, status: transfer.status, fromOwner: transfer.fromOwner, toOwner: transfer.toOwner, expiresAt: transfer.expiresAt },
+    },
+  ]);
 
 // Locked before the transfer, by every transition and by creation, so that they queue in one order.
 const LOCK_APPLICATION_SQL = `SELECT CASE WHEN count(*) = 0 THEN ${failWith('missing', 'count(*)')} END AS guard FROM (SELECT id FROM "Application" WHERE id = $1 FOR UPDATE) a`;
@@ -214,8 +217,7 @@ export async function createTransfer(ctx: SubgraphContext, applicationId: string
         text: INSERT_TRANSFER_SQL,
         values: [transfer.id, applicationId, parties.owner.type, parties.owner.id, input.toOwner.type, input.toOwner.id, transfer.createdAt.replace('Z', ''), transfer.expiresAt.replace('Z', '')],
       },
-      changeStatement('application.owner_transfer.created', transfer),
-      NOTIFY_CHANGES,
+      ...changeStatements('application.owner_transfer.created', transfer),
     ],
     (check, value) =>
       check === 'pending_exists'
@@ -299,8 +301,7 @@ export async function transition(
     { text: TRANSITION_GUARD_SQL, values: [transferId, applicationId, current.revision, kind === 'accept'] },
     { text: SET_STATUS_SQL, values: [transferId, spec.status] },
     ...(kind === 'accept' ? [{ text: MOVE_APPLICATION_SQL, values: [applicationId, current.toOwnerType, current.toOwnerId] }] : []),
-    changeStatement(spec.change, after),
-    NOTIFY_CHANGES,
+    ...changeStatements(spec.change, after),
   ];
   const { body, replayed } = await idempotentTransaction(ctx, scope, { status: 200, body: after }, statements, (check) =>
     check === 'missing' ? notFound('The application') : conflictOf(current, check),

@@ -21,7 +21,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const authority = await ctx.authority();
       requireScope(authority, 'esports:publish');
-      return importEsportsData(ctx.db, args.data, `application:${authority.applicationId}`);
+      return importEsportsData({ prisma: ctx.db, transaction: ctx.transaction }, args.data, `application:${authority.applicationId}`);
     },
   }),
 }));

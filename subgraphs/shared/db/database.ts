@@ -40,6 +40,9 @@ export interface Database {
   queryCount(): number;
 }
 
+/** What a writer outside a request needs: Prisma for its cold reads, pipelined statements for its transaction. */
+export type WriteAccess = Pick<Database, 'prisma' | 'transaction'>;
+
 export type SqlRunner = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 export interface SqlStatement {
