@@ -1,6 +1,6 @@
 // Schemas shared by many routes: headers, error body, list metadata.
 import { z } from 'zod';
-import { matchesIfNoneMatch } from '../../subgraphs/competitions/organisation-events.ts';
+import { matchesIfNoneMatch } from '../../subgraphs/shared/conditional-reads.ts';
 import { etagOf } from '../../subgraphs/shared/preconditions.ts';
 import type { RouteInput } from './table.ts';
 

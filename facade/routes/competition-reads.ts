@@ -2,8 +2,7 @@
 // Each row runs a query of the competitions subgraph; its selection comes from its response schema.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
-import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/competitions/player-statistics.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/shared/competition-vocabulary.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 

@@ -2,7 +2,7 @@
 // routes), and of a user about the applications they have authorised.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { INSTALLATION_STATUSES } from '../../subgraphs/developer/installations.ts';
+import { INSTALLATION_STATUSES } from '../../subgraphs/developer/vocabulary.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';

@@ -1,8 +1,7 @@
 // REST routes of the esports data section (metered) and of the usage an application reads about itself.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { MATCH_STATISTICS_COUNTS } from '../../subgraphs/esports/data.ts';
-import { METRICS } from '../../subgraphs/esports/usage.ts';
+import { MATCH_STATISTICS_COUNTS, METRICS } from '../../subgraphs/esports/vocabulary.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 

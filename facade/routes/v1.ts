@@ -6,9 +6,9 @@ import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 import { organisationEventSchema, userSchema } from './competition-reads.ts';
 import { overlayTokenSchema } from './overlay-tokens.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/competitions/organisation-events.ts';
+import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/shared/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
-import { BRACKET_ORDER, resolvedSettingsSchema, stageSeedingSchema, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/competitions/tournament/index.ts';
+import { resolvedSettingsSchema, stageSeedingSchema } from '../../subgraphs/competitions/tournament/views.ts';
 
 const TAG = 'v1 read API';
 const KEY =

@@ -5,7 +5,8 @@ import type { SubgraphContext } from '../shared/context.ts';
 import { keysetPage, type Page } from '../shared/pagination.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/api-keys.ts';
-import { matchesIfNoneMatch, organisationEventsPage, pageEtag, type ConditionalPage, type EventListArgs } from './organisation-events.ts';
+import { organisationEventsPage, type EventListArgs } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
 import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
 import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 

@@ -6,7 +6,7 @@ import { MATCH_STATUSES } from '../shared/competition-vocabulary.ts';
 import { z } from 'zod';
 import { isoTimestamp } from '../shared/validation.ts';
 import { graphql } from '../shared/zod-graphql.ts';
-import { EVENT_VISIBILITIES } from './organisation-events.ts';
+import { EVENT_VISIBILITIES } from '../shared/competition-vocabulary.ts';
 import { playsGroups } from './tournament/generate.ts';
 import { STAGE_FORMATS } from './tournament/types.ts';
 

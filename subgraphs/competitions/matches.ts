@@ -5,7 +5,7 @@ import { notFound, validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
 import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './statements.ts';
 
 export type { MatchRow };

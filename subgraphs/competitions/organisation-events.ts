@@ -1,16 +1,14 @@
 // GET /api/v2/organisations/{organisationId}/events: creation order, keyset pages, filters, and a
 // strong ETag from the organisation's latest change, so a 304 costs no page query.
-import { createHash } from 'node:crypto';
 import type { SubgraphContext } from '../shared/context.ts';
 import { installationFor } from '../shared/authority.ts';
 import { forbidden, validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../shared/competition-vocabulary.ts';
 import type { Event } from '../shared/db/generated/client.ts';
 import { LATEST_CHANGE_SQL, eventPageStatement, toEvent, type EventRow } from './statements.ts';
-
-export const EVENT_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
-export const EVENT_STATES = ['draft', 'scheduled', 'live', 'completed', 'cancelled'] as const;
 
 // The collection version is the organisation's latest change-log entry: every write to one of its
 // events appends one in the write's transaction, and no row is shared by writers.
@@ -24,37 +22,11 @@ export interface EventListArgs {
   ifNoneMatch?: string | null;
 }
 
-export interface ConditionalPage<T> extends Partial<Page<T>> {
-  etag: string;
-  notModified: boolean;
-}
 
 function checkFilter(field: string, value: string | null | undefined, allowed: readonly string[]) {
   if (value != null && !allowed.includes(value)) {
     throw validationFailed(`${field} must be one of ${allowed.join(', ')}.`, [{ field, issue: `must be one of ${allowed.join(', ')}` }]);
   }
-}
-
-/**
- * A strong ETag of a conditional read: `prefix` names the read, `version` is what every change to
- * it moves (an event revision, a change-log sequence), and `parts` (joined by |) tell apart the views
- * of one version, e.g. binding, cursor and page size.
- */
-export function pageEtag(prefix: string, version: number | string, ...parts: (string | number)[]): string {
-  return `"${prefix}${version}-${createHash('sha256').update(parts.join('|')).digest('base64url').slice(0, 12)}"`;
-}
-
-/**
- * True when an If-None-Match header lists this ETag, or is * (any current representation) —
- * callers answer 304 only for a request that would otherwise have answered 200. The comparison is
- * weak, as RFC 9110 has it for If-None-Match: W/"x" matches "x" (a proxy may have weakened it).
- */
-export function matchesIfNoneMatch(header: string | null | undefined, etag: string, wildcard = true): boolean {
-  if (!header) return false;
-  return header.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return (wildcard && value === '*') || (value.startsWith('W/') ? value.slice(2) : value) === etag;
-  });
 }
 
 export async function listOrganisationEvents(ctx: SubgraphContext, args: EventListArgs): Promise<ConditionalPage<Event>> {

@@ -4,7 +4,7 @@ import type { SubgraphContext } from '../shared/context.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
 import { playerStatisticsStatement, type PlayerStatisticsRow } from './statements.ts';
 
 /**
@@ -25,8 +25,6 @@ export const LIVE_SCOPE_LIMIT = 200;
 const IN_PLAY_STATES = ['live'];
 
 /** The sums of a player's statistics, and the rates derived from them, in the order the API lists them. */
-export const PLAYER_TOTALS = ['matchesPlayed', 'roundsPlayed', 'roundsWon', 'kills', 'deaths', 'assists', 'headshots', 'openingKills', 'openingDeaths', 'plants', 'defuserDisables', 'clutchSituations', 'clutchWins'] as const;
-export const PLAYER_RATES = ['kdr', 'kpr', 'kostPercent', 'winRate', 'headshotPercent', 'survivalPercent', 'plantPercent', 'defusePercent', 'rating'] as const;
 
 export interface PlayerStatistics extends Omit<PlayerStatisticsRow, 'matchesWon' | 'kastRounds' | 'survivedRounds' | 'damage'> {
   kdr: number;

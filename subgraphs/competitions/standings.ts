@@ -4,7 +4,7 @@ import type { SubgraphContext } from '../shared/context.ts';
 import { notFound, validationFailed } from '../shared/errors.ts';
 import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from './organisation-events.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
 import { standingPageStatement, type StandingReadRow } from './statements.ts';
 import type { Page } from '../shared/pagination.ts';
 

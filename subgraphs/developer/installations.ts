@@ -8,7 +8,7 @@ import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination
 import { TARGET_TYPES } from '../shared/scopes.ts';
 import type { InstallationRow } from '../shared/loaders.ts';
 
-export const INSTALLATION_STATUSES = ['active', 'revoked'] as const;
+import { INSTALLATION_STATUSES } from './vocabulary.ts';
 
 export interface InstallationListArgs {
   cursor?: string | null;

@@ -67,10 +67,9 @@ export interface EsportsMatch {
   youtubeUrl: string | null;
 }
 
-export const MATCH_STATISTICS_COUNTS = [
-  'matchesPlayed', 'mapsPlayed', 'roundsPlayed', 'kills', 'deaths', 'survivedRounds', 'openingKills', 'openingDeaths', 'headshots',
-  'plants', 'defuses', 'clutches', 'clutchOpportunities', 'impactRounds', 'doubleKills', 'tripleKills', 'quadKills', 'aces',
-] as const;
+import { MATCH_STATISTICS_COUNTS } from './vocabulary.ts';
+
+export { MATCH_STATISTICS_COUNTS };
 
 export type EsportsMatchStatistics = { id: string; kost: number; eps: number; updatedAt: string } & Record<(typeof MATCH_STATISTICS_COUNTS)[number], number>;
 

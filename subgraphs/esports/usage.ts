@@ -4,7 +4,9 @@ import { managedApplication } from '../shared/application-access.ts';
 import { validationFailed } from '../shared/errors.ts';
 import { timestampIssue } from '../shared/input-safety.ts';
 
-export const METRICS = ['esports_calls'] as const;
+import { METRICS } from './vocabulary.ts';
+
+export { METRICS };
 export const MAX_RANGE_DAYS = 366;
 
 export interface UsageDay {

@@ -3,7 +3,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { builder } from '../builder.ts';
-import type { ConditionalPage } from '../organisation-events.ts';
+import type { ConditionalPage } from '../../shared/conditional-reads.ts';
 import { pageTypeFactory } from '../../shared/page-type.ts';
 
 export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: boolean }>('PageMeta').implement({

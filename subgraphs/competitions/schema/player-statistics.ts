@@ -1,7 +1,8 @@
 // PlayerStatistics: a player's totals and rates over an event, a stage or a group.
 import { builder } from '../builder.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
-import { eventPlayerStatistics, PLAYER_RATES, PLAYER_TOTALS, type PlayerStatistics } from '../player-statistics.ts';
+import { eventPlayerStatistics, type PlayerStatistics } from '../player-statistics.ts';
+import { PLAYER_RATES, PLAYER_TOTALS } from '../../shared/competition-vocabulary.ts';
 import { conditionalPageType } from './page.ts';
 
 const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistics').implement({

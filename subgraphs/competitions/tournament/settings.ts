@@ -1,7 +1,7 @@
 // Stage settings: what an organiser may set per format, validated strictly (a setting that does not
 // apply to the format is refused rather than silently ignored, so a typo'd plan never runs), and the
 // defaults that fill what was left out (docs/tournaments.md lists them).
-import { SEEDING_METHODS } from '../../shared/competition-vocabulary.ts';
+import { SEEDING_METHODS, TIEBREAKERS } from '../../shared/competition-vocabulary.ts';
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../../shared/errors.ts';
 import { graphql } from '../../shared/zod-graphql.ts';
@@ -11,7 +11,7 @@ export { SEEDING_METHODS };
 export type SeedingMethod = (typeof SEEDING_METHODS)[number];
 export const GRAND_FINAL_TYPES = ['simple', 'double', 'none'] as const;
 export type GrandFinalType = (typeof GRAND_FINAL_TYPES)[number];
-export const TIEBREAKERS = ['points', 'head_to_head', 'score_difference', 'score_for', 'wins', 'buchholz', 'seed'] as const;
+export { TIEBREAKERS };
 export type Tiebreaker = (typeof TIEBREAKERS)[number];
 
 export interface PointsTable {

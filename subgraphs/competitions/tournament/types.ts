@@ -1,8 +1,8 @@
 // The shapes the generation engine answers with. Keys are local to one generated stage: the caller
 // maps them to row ids when it stores the stage, so links between matches survive that mapping.
-import { BRACKET_ORDER } from '../../shared/competition-vocabulary.ts';
+import { BRACKET_ORDER, STAGE_FORMATS } from '../../shared/competition-vocabulary.ts';
 
-export const STAGE_FORMATS = ['single_elimination', 'double_elimination', 'round_robin', 'swiss', 'league', 'ffa'] as const;
+export { STAGE_FORMATS };
 export type StageFormat = (typeof STAGE_FORMATS)[number];
 
 /** The brackets of elimination stages, in the order a stage's matches are listed. */

@@ -1,0 +1,4 @@
+// Values of the developer subgraph that its REST routes name too: declared once here.
+
+/** An installation's status. */
+export const INSTALLATION_STATUSES = ['active', 'revoked'] as const;

@@ -1,0 +1,10 @@
+// Values of the esports subgraph that its REST routes name too: declared once here.
+
+/** The counts of a match's statistics (besides kost and eps). */
+export const MATCH_STATISTICS_COUNTS = [
+  'matchesPlayed', 'mapsPlayed', 'roundsPlayed', 'kills', 'deaths', 'survivedRounds', 'openingKills', 'openingDeaths', 'headshots',
+  'plants', 'defuses', 'clutches', 'clutchOpportunities', 'impactRounds', 'doubleKills', 'tripleKills', 'quadKills', 'aces',
+] as const;
+
+/** What metered usage counts. */
+export const METRICS = ['esports_calls'] as const;
