@@ -16,8 +16,8 @@ export const organisationEventSchema = z
     name: z.string(),
     slug: z.string(),
     type: z.string(),
-    visibility: z.string(),
-    state: z.string(),
+    visibility: z.enum(EVENT_VISIBILITIES),
+    state: z.enum(EVENT_STATES),
     platform: z.string(),
     currency: z.string(),
     region: z.string().nullable(),
@@ -80,7 +80,7 @@ export const competitionReadRoutes: RouteRow[] = [
       headers: readHeaders,
     },
     operation: prepareOperation(
-      `query ListOrganisationEvents($organisationId: ID!, $cursor: String, $limit: Int, $visibility: String, $state: String, $ifNoneMatch: String) {
+      `query ListOrganisationEvents($organisationId: ID!, $cursor: String, $limit: Int, $visibility: EventVisibility, $state: EventState, $ifNoneMatch: String) {
         organisationEvents(organisationId: $organisationId, cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) {
           etag notModified data { ${EVENT_FIELDS} } meta { ${selectionOf(pageMeta)} }
         }

@@ -44,7 +44,7 @@ export const developerRoutes: RouteRow[] = [
       headers: z.object({ 'x-request-id': requestIdHeader }),
     },
     operation: prepareOperation(
-      `query ListApplicationInstallations($appId: ID!, $cursor: String, $limit: Int, $status: String, $targetType: String) {
+      `query ListApplicationInstallations($appId: ID!, $cursor: String, $limit: Int, $status: InstallationStatus, $targetType: AuthorityTargetType) {
         application(id: $appId) {
           installations(cursor: $cursor, limit: $limit, status: $status, targetType: $targetType) {
             data { ${selectionOf(installationSchema)} } meta { ${selectionOf(pageMeta)} }

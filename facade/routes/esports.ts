@@ -1,7 +1,7 @@
 // REST routes of the esports data section (metered) and of the usage an application reads about itself.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { MATCH_STATISTICS_COUNTS, METRICS } from '../../subgraphs/esports/vocabulary.ts';
+import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES, MATCH_STATISTICS_COUNTS, METRICS } from '../../subgraphs/esports/vocabulary.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
@@ -21,7 +21,7 @@ const esportsEvent = z
   .meta({ id: 'EsportsEvent' });
 const esportsStage = z
   .object({
-    id: z.string(), eventId: z.string(), name: z.string(), status: z.string(), format: z.string(), updatedAt: z.string(),
+    id: z.string(), eventId: z.string(), name: z.string(), status: z.enum(ESPORTS_STAGE_STATUSES), format: z.string(), updatedAt: z.string(),
     translationKey: nullableString, startsAt: nullableString, endsAt: nullableString, position: z.number().int(),
   })
   .strict()
@@ -36,7 +36,7 @@ const esportsGroup = z
 const team = z.object({ id: z.string(), name: z.string(), logoUrl: nullableString, score: z.number().nullable() }).strict();
 const esportsMatch = z
   .object({
-    id: z.string(), eventId: z.string(), eventName: z.string(), scheduledAt: z.string(), status: z.string(), updatedAt: z.string(),
+    id: z.string(), eventId: z.string(), eventName: z.string(), scheduledAt: z.string(), status: z.enum(ESPORTS_MATCH_STATUSES), updatedAt: z.string(),
     bestOf: z.number().int(), teamA: team, teamB: team, isFreeWin: z.boolean(), watchUrl: nullableString, youtubeUrl: nullableString,
   })
   .strict()

@@ -116,7 +116,7 @@ export const ownerTransferRoutes: RouteRow[] = [
     security: 'bearer',
     input: { path: appPath, query: z.object({ cursor: cursorParam, limit: limitParam, status: z.enum(TRANSFER_STATUSES).optional() }).strict(), headers },
     operation: prepareOperation(
-      `query ListOwnerTransfers($appId: ID!, $cursor: String, $limit: Int, $status: String) {
+      `query ListOwnerTransfers($appId: ID!, $cursor: String, $limit: Int, $status: OwnerTransferStatus) {
         ownerTransfers(appId: $appId, cursor: $cursor, limit: $limit, status: $status) { data { ${TRANSFER} } meta { ${selectionOf(pageMeta)} } }
       }`,
     ),

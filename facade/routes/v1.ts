@@ -88,7 +88,7 @@ export const v1ParticipantSchema = z
     teamId: z.string(),
     name: z.string().describe("The team's name."),
     logoUrl: z.string().nullable().describe("The team's logo."),
-    status: z.string(),
+    status: z.enum(PARTICIPANT_STATUSES),
     createdAt: z.string(),
     updatedAt: z.string(),
     lineup: z.array(z.object({ userId: z.string(), role: z.string(), displayName: z.string() }).strict()),
@@ -170,7 +170,7 @@ export const v1MatchSchema = z
     stageId: z.string(),
     groupId: z.string().nullable(),
     roundId: z.string().nullable(),
-    status: z.string(),
+    status: z.enum(MATCH_STATUSES),
     bestOf: z.number().int(),
     isFreeWin: z.boolean(),
     opponentA: opponentSchema.nullable(),
@@ -361,7 +361,7 @@ export const v1Routes: RouteRow[] = [
       headers: conditionalHeaders,
     },
     operation: prepareOperation(
-      `query V1ListEvents($cursor: String, $limit: Int, $visibility: String, $state: String, $ifNoneMatch: String) {
+      `query V1ListEvents($cursor: String, $limit: Int, $visibility: EventVisibility, $state: EventState, $ifNoneMatch: String) {
         apiKey { events(cursor: $cursor, limit: $limit, visibility: $visibility, state: $state, ifNoneMatch: $ifNoneMatch) { etag notModified data { ${V1_EVENT_FIELDS} } meta { ${selectionOf(pageMeta)} } } }
       }`,
     ),
@@ -472,7 +472,7 @@ export const v1Routes: RouteRow[] = [
     summary: "An event's participants",
     description: 'Participants in registration order with their team name, logo and lineup; filter status.',
     field: 'participantPage(cursor: $cursor, limit: $limit, status: $status)',
-    declarations: `${PAGE_VARS}, $status: String`,
+    declarations: `${PAGE_VARS}, $status: ParticipantStatus`,
     item: v1ParticipantSchema,
     list: true,
     query: pageQuery({ status: z.enum(PARTICIPANT_STATUSES).optional() }),
@@ -557,7 +557,7 @@ export const v1Routes: RouteRow[] = [
     summary: "An event's matches",
     description: 'Matches in creation order with both opponents, the maps played, timing and stream link; filters stageId, groupId, roundId and status.',
     field: 'matchPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId, roundId: $roundId, status: $status)',
-    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID, $roundId: ID, $status: String`,
+    declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID, $roundId: ID, $status: MatchStatus`,
     item: v1MatchSchema,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),

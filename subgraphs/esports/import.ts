@@ -12,6 +12,7 @@ import { ApiError, type ErrorDetail } from '../shared/errors.ts';
 import { isoTimestamp, zodDetails } from '../shared/validation.ts';
 import { assertStorable } from '../shared/input-safety.ts';
 import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
+import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES } from './vocabulary.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
 
 const id = z.string().min(1).max(128);
@@ -21,8 +22,6 @@ const url = z.url().max(2000).nullish();
 const timestamp = isoTimestamp;
 const count = z.number().int().min(0).max(10_000_000);
 
-export const ESPORTS_STAGE_STATUSES = ['upcoming', 'running', 'completed'] as const;
-export const ESPORTS_MATCH_STATUSES = ['scheduled', 'live', 'completed', 'cancelled'] as const;
 
 const team = z.object({ id, name: text, logoUrl: url, score: z.number().min(0).max(1000).nullish() }).strict();
 

@@ -8,3 +8,7 @@ export const MATCH_STATISTICS_COUNTS = [
 
 /** What metered usage counts. */
 export const METRICS = ['esports_calls'] as const;
+
+/** A published stage's and match's status. */
+export const ESPORTS_STAGE_STATUSES = ['upcoming', 'running', 'completed'] as const;
+export const ESPORTS_MATCH_STATUSES = ['scheduled', 'live', 'completed', 'cancelled'] as const;

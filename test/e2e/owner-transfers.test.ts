@@ -237,7 +237,7 @@ describe('the lifecycle around it', () => {
     expect(created.errors).toBeUndefined();
     const id = created.data!.createOwnerTransfer.id;
     expect(created.data!.createOwnerTransfer).toEqual({ id, status: 'pending', toOwner: { type: 'user', id: 'usr_dave' } });
-    const listed = await graphql('demo-token-dave', `{ ownerTransfers(appId: "app_demo", status: "pending") { data { id fromOwner { id } } } }`);
+    const listed = await graphql('demo-token-dave', `{ ownerTransfers(appId: "app_demo", status: pending) { data { id fromOwner { id } } } }`);
     expect(listed.data!.ownerTransfers.data).toEqual([{ id, fromOwner: { id: 'org_demo' } }]);
     const refused = await graphql('demo-token-alice', `mutation ($key: String!) { acceptOwnerTransfer(appId: "app_demo", transferId: "${id}", idempotencyKey: $key) { id } }`, { key: uniqueKey('gql') });
     expect(refused.errors?.[0].extensions.code).toBe('forbidden');

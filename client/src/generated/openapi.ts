@@ -1187,7 +1187,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A revoked key is 404. Callers: a token with a user actor who administers the organisation, of an application with an active installation on it (403 otherwise).
+         * @description Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key is 404, one still in its grace period 409 (detail key_rotated) (rotate its replacement); of concurrent rotations of one key exactly one succeeds. Callers: a token with a user actor who administers the organisation, of an application with an active installation on it (403 otherwise).
          */
         post: operations["rotateOrganisationApiKey"];
         delete?: never;
@@ -2105,8 +2105,10 @@ export interface components {
             name: string;
             slug: string;
             type: string;
-            visibility: string;
-            state: string;
+            /** @enum {string} */
+            visibility: "public" | "unlisted" | "private";
+            /** @enum {string} */
+            state: "draft" | "scheduled" | "live" | "completed" | "cancelled";
             platform: string;
             currency: string;
             region: string | null;
@@ -2247,7 +2249,8 @@ export interface components {
             stageId: string;
             groupId: string | null;
             roundId: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "scheduled" | "live" | "completed" | "cancelled";
             bestOf: number;
             isFreeWin: boolean;
             opponentA: components["schemas"]["V1MatchOpponent"] | null;
@@ -2392,7 +2395,8 @@ export interface components {
             id: string;
             eventId: string;
             name: string;
-            status: string;
+            /** @enum {string} */
+            status: "upcoming" | "running" | "completed";
             format: string;
             updatedAt: string;
             translationKey: string | null;
@@ -2415,7 +2419,8 @@ export interface components {
             eventId: string;
             eventName: string;
             scheduledAt: string;
-            status: string;
+            /** @enum {string} */
+            status: "scheduled" | "live" | "completed" | "cancelled";
             updatedAt: string;
             bestOf: number;
             teamA: {
@@ -2680,8 +2685,10 @@ export interface components {
             name: string;
             slug: string;
             type: string;
-            visibility: string;
-            state: string;
+            /** @enum {string} */
+            visibility: "public" | "unlisted" | "private";
+            /** @enum {string} */
+            state: "draft" | "scheduled" | "live" | "completed" | "cancelled";
             platform: string;
             currency: string;
             region: string | null;
@@ -2728,7 +2735,8 @@ export interface components {
             name: string;
             /** @description The team's logo. */
             logoUrl: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "registered" | "checked_in" | "confirmed" | "disqualified" | "withdrawn";
             createdAt: string;
             updatedAt: string;
             lineup: {
@@ -11627,6 +11635,15 @@ export interface operations {
             };
             /** @description Not found (not_found). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (conflict). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 // Match chat for applications: messages with their reactions, and the application's own reaction.
 // Rules live in ../chat.ts.
 import { builder } from '../builder.ts';
+import { ChatVisibilityEnum, MatchSideEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { getMessage, listMessages, react, type ChatActor, type ChatMessageView, type ChatReactionView } from '../chat.ts';
 import { pageType } from './page.ts';
@@ -47,8 +48,8 @@ export const ChatMessage = builder.objectRef<ChatMessageView>('ChatMessage').imp
     actor: t.field({ type: ChatActorUnion, resolve: (message) => message.actor }),
     content: t.exposeString('content', { nullable: true }),
     replyToId: t.exposeID('replyToId', { nullable: true }),
-    senderSide: t.exposeString('senderSide', { nullable: true, description: 'a or b: the side of the match the writer plays for; null for others' }),
-    visibility: t.exposeString('visibility', { description: 'public, teams or staff' }),
+    senderSide: t.expose('senderSide', { type: MatchSideEnum, nullable: true, description: 'The side of the match the writer plays for; null for others.' }),
+    visibility: t.expose('visibility', { type: ChatVisibilityEnum }),
     reactions: t.field({ type: [ChatReaction], resolve: (message) => message.reactions }),
     deleted: t.exposeBoolean('deleted'),
     revision: t.exposeInt('revision', { description: 'Its ETag is "<revision>": the If-Match of a reaction.' }),

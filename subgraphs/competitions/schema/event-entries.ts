@@ -2,6 +2,7 @@
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { ParticipantStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
 import { Event } from './event.ts';
@@ -26,7 +27,7 @@ export const Participant = builder.prismaObject('Participant', {
     teamId: t.exposeID('teamId'),
     name: t.string({ description: "The team's name.", resolve: async (participant, _args, ctx) => (await ctx.loaders.team.load(participant.teamId))?.name ?? '' }),
     logoUrl: t.string({ nullable: true, description: "The team's logo.", resolve: async (participant, _args, ctx) => (await ctx.loaders.team.load(participant.teamId))?.logoUrl ?? null }),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: ParticipantStatusEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     lineup: t.field({ type: [LineupMember], resolve: (participant, _args, ctx) => ctx.loaders.lineupByParticipant.load(participant.id) }),
@@ -87,7 +88,7 @@ builder.objectFields(Event, (t) => ({
   participantPage: t.field({
     type: ParticipantPage,
     description: 'Participants in registration order; filter status.',
-    args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), status: t.arg.string() },
+    args: { cursor: t.arg.string(cursorArgs.cursor), limit: t.arg.int(cursorArgs.limit), status: t.arg({ type: ParticipantStatusEnum }) },
     directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       keysetPage({

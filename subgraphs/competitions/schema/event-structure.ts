@@ -2,6 +2,7 @@
 // event the caller may already see (v2: an installation; v1: the organisation's API key).
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { BracketEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
 import { Event, Stage } from './event.ts';
@@ -27,7 +28,7 @@ export const Round = builder.prismaObject('Round', {
     groupId: t.exposeID('groupId', { nullable: true }),
     number: t.exposeInt('number', { description: 'From 1, per group and bracket.' }),
     name: t.exposeString('name'),
-    bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
+    bracket: t.expose('bracket', { type: BracketEnum, nullable: true, description: 'Null outside elimination brackets.' }),
   }),
 });
 

@@ -1,6 +1,7 @@
 // Event and its stages; one event, and an organisation's events page by page with an ETag.
 import type { Event as EventRow } from '../../shared/db/generated/client.ts';
 import { builder } from '../builder.ts';
+import { EventStateEnum, EventVisibilityEnum, StageFormatEnum, StageStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import type { ArgBuilder } from '@pothos/core';
 import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
@@ -22,10 +23,10 @@ export const Stage = builder.prismaObject('Stage', {
     id: t.exposeID('id'),
     eventId: t.exposeID('eventId'),
     name: t.exposeString('name'),
-    format: t.exposeString('format'),
+    format: t.expose('format', { type: StageFormatEnum }),
     bestOf: t.exposeInt('bestOf'),
     position: t.exposeInt('position'),
-    status: t.exposeString('status', { description: 'pending, running or completed' }),
+    status: t.expose('status', { type: StageStatusEnum }),
     settings: t.field({ type: StageSettingsRef, resolve: (stage) => stageSettingsView(stage) }),
     seeding: t.field({ type: StageSeedingRef, nullable: true, resolve: (stage) => (stage.seeding as StageSeeding | null) ?? null }),
   }),
@@ -39,8 +40,8 @@ export const Event = builder.prismaObject('Event', {
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
     type: t.exposeString('type'),
-    visibility: t.exposeString('visibility'),
-    state: t.exposeString('state'),
+    visibility: t.expose('visibility', { type: EventVisibilityEnum }),
+    state: t.expose('state', { type: EventStateEnum }),
     platform: t.exposeString('platform'),
     currency: t.exposeString('currency'),
     region: t.exposeString('region', { nullable: true }),
@@ -79,8 +80,8 @@ export const EventPage = conditionalPageType<EventRow>(
 export const eventListArgs = (arg: ArgBuilder<SubgraphSchemaTypes>) => ({
   cursor: arg.string(),
   limit: arg.int({ description: '1–100, default 20' }),
-  visibility: arg.string({ description: 'public, unlisted or private' }),
-  state: arg.string({ description: 'draft, scheduled, live, completed or cancelled' }),
+  visibility: arg({ type: EventVisibilityEnum }),
+  state: arg({ type: EventStateEnum }),
   ifNoneMatch: arg.string({ description: 'An ETag of an earlier page: notModified when it is still current.' }),
 });
 

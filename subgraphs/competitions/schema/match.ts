@@ -2,6 +2,7 @@
 // the maps played, timing, best-of and stream links.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { BracketEnum, MatchSideEnum, MatchStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
 import type { MatchSourceView } from '../statements.ts';
@@ -55,7 +56,7 @@ const MatchMapRef = builder.objectRef<MatchRow['maps'][number]>('MatchMap').impl
 
 const MatchLinkRef = builder.objectRef<{ matchId: string; slot: string }>('MatchLink').implement({
   description: 'Where the winner or loser of a match goes next: a match and its slot.',
-  fields: (t) => ({ matchId: t.exposeID('matchId'), slot: t.exposeString('slot', { description: 'a or b' }) }),
+  fields: (t) => ({ matchId: t.exposeID('matchId'), slot: t.expose('slot', { type: MatchSideEnum }) }),
 });
 
 // A slot's source as stored: each kind its own type, so an answer holds only the fields of its kind.
@@ -98,7 +99,7 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     stageId: t.exposeID('stageId'),
     groupId: t.exposeID('groupId', { nullable: true }),
     roundId: t.exposeID('roundId', { nullable: true }),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: MatchStatusEnum }),
     bestOf: t.exposeInt('bestOf'),
     isFreeWin: t.exposeBoolean('isFreeWin'),
     opponentA: t.field({ type: Opponent, nullable: true, resolve: (match) => opponent(match, 'a') }),
@@ -111,7 +112,7 @@ export const Match = builder.objectRef<MatchRow>('Match').implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     roundNumber: t.exposeInt('roundNumber', { nullable: true, description: "The match's round's number (restarting per group and bracket); null without a round." }),
     position: t.exposeInt('position', { nullable: true, description: 'Generated matches: 1-based position within the round.' }),
-    bracket: t.exposeString('bracket', { nullable: true, description: 'winners, losers, grand_final or third_place; null outside elimination brackets.' }),
+    bracket: t.expose('bracket', { type: BracketEnum, nullable: true, description: 'Null outside elimination brackets.' }),
     winnerTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the winner goes next.', resolve: (m) => linkOf(m.winnerToMatchId, m.winnerToSlot) }),
     loserTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the loser goes next (double elimination, third place match).', resolve: (m) => linkOf(m.loserToMatchId, m.loserToSlot) }),
     sourceA: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
@@ -137,7 +138,7 @@ builder.objectFields(Event, (t) => ({
   matchPage: t.field({
     type: MatchPage,
     description: 'Matches in creation order; filters stageId, groupId, roundId, status.',
-    args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id(), roundId: t.arg.id(), status: t.arg.string() },
+    args: { cursor: t.arg.string(), limit: t.arg.int({ description: '1–100, default 20' }), stageId: t.arg.id(), groupId: t.arg.id(), roundId: t.arg.id(), status: t.arg({ type: MatchStatusEnum }) },
     directives: PAGED_BY_LIMIT,
     resolve: (event, args, ctx) =>
       matchPage(ctx, event.id, { ...args, stageId: args.stageId == null ? null : String(args.stageId), groupId: args.groupId == null ? null : String(args.groupId), roundId: args.roundId == null ? null : String(args.roundId) }),

@@ -1,9 +1,10 @@
 // Application: an OAuth client, its owner and its installations; the calling application itself.
 import { notFound } from '../../shared/errors.ts';
 import { builder, refs } from '../builder.ts';
+import { InstallationStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { applicationInstallations } from '../installations.ts';
-import { InstallationPage } from './installation.ts';
+import { InstallationPage, TargetType } from './installation.ts';
 
 export const Owner = builder.objectRef<{ type: string; id: string }>('Owner').implement({
   description: 'Who owns an application: an organisation, a team or a user.',
@@ -31,8 +32,8 @@ export const Application = builder.prismaObject('Application', {
       args: {
         cursor: t.arg.string(),
         limit: t.arg.int({ description: '1–100, default 20' }),
-        status: t.arg.string({ description: 'active or revoked' }),
-        targetType: t.arg.string({ description: 'user, team, organisation or event' }),
+        status: t.arg({ type: InstallationStatusEnum }),
+        targetType: t.arg({ type: TargetType }),
       },
       directives: PAGED_BY_LIMIT,
       resolve: (app, args, ctx) => applicationInstallations(ctx, app.id, args),

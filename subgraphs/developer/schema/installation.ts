@@ -2,6 +2,7 @@
 import type { InstallationRow } from '../../shared/authority.ts';
 import { TARGET_TYPES } from '../../shared/scopes.ts';
 import { builder, refs } from '../builder.ts';
+import { InstallationStatusEnum } from './enums.ts';
 import { pageType } from './page.ts';
 
 export const TargetType = builder.enumType('AuthorityTargetType', {
@@ -14,9 +15,9 @@ export const Installation = builder.objectRef<InstallationRow>('Installation').i
   fields: (t) => ({
     id: t.exposeID('id'),
     applicationId: t.exposeID('applicationId'),
-    targetType: t.exposeString('targetType'),
+    targetType: t.field({ type: TargetType, resolve: (installation) => installation.targetType as (typeof TARGET_TYPES)[number] }),
     targetId: t.exposeID('targetId'),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: InstallationStatusEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     organisation: t.field({
       type: refs.Organisation,

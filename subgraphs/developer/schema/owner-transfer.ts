@@ -1,6 +1,7 @@
 // Owner transfers: the queries and mutations the REST routes run. Rules live in ../owner-transfers/.
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { OwnerTransferStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createTransferInput } from '../owner-transfers/inputs.ts';
 import { createTransfer, getTransfer, listTransfers, transition, type TransferView } from '../owner-transfers/transfers.ts';
@@ -12,7 +13,7 @@ export const OwnerTransfer = builder.objectRef<TransferView & { replayed?: boole
   fields: (t) => ({
     id: t.exposeID('id'),
     applicationId: t.exposeID('applicationId'),
-    status: t.exposeString('status', { description: 'pending, accepted, declined, cancelled, or expired (pending past expiresAt)' }),
+    status: t.expose('status', { type: OwnerTransferStatusEnum }),
     fromOwner: t.field({ type: Owner, description: 'The owner when the transfer was offered.', resolve: (transfer) => transfer.fromOwner }),
     toOwner: t.field({ type: Owner, resolve: (transfer) => transfer.toOwner }),
     revision: t.exposeInt('revision', { description: 'Moves on with each change of status.' }),
@@ -28,7 +29,7 @@ builder.queryFields((t) => ({
   ownerTransfers: t.field({
     type: OwnerTransferPage,
     description: "An application's owner transfers the caller is a party to, newest first.",
-    args: { appId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int(), status: t.arg.string() },
+    args: { appId: t.arg.id({ required: true }), cursor: t.arg.string(), limit: t.arg.int(), status: t.arg({ type: OwnerTransferStatusEnum }) },
     directives: PAGED_BY_LIMIT,
     resolve: (_root, args, ctx) => listTransfers(ctx, String(args.appId), args),
   }),

@@ -2,6 +2,7 @@
 // and the mutations the REST routes run. Rules live in ../webhooks/.
 import { inputTypes } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { WebhookEndpointStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/delivery-log.ts';
 import {
@@ -27,7 +28,7 @@ export const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint'
     applicationId: t.exposeID('applicationId'),
     name: t.exposeString('name'),
     url: t.exposeString('url'),
-    status: t.exposeString('status', { description: 'active or disabled' }),
+    status: t.expose('status', { type: WebhookEndpointStatusEnum }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'manual, gone (the receiver answered 410) or failing (5 days without a success)' }),
     description: t.exposeString('description', { nullable: true }),
     subscribedEvents: t.exposeStringList('subscribedEvents'),

@@ -1,5 +1,6 @@
 // Published esports events with their stages, groups and map statistics (metered reads).
 import { builder } from '../builder.ts';
+import { EsportsStageStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT, METERED_CALL } from '../../shared/demand-control.ts';
 import {
   esportsEvents,
@@ -34,7 +35,7 @@ const EsportsStageRef = builder.objectRef<EsportsStage>('EsportsStage').implemen
     id: t.exposeID('id'),
     eventId: t.exposeID('eventId'),
     name: t.exposeString('name'),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: EsportsStageStatusEnum }),
     format: t.exposeString('format'),
     updatedAt: t.exposeString('updatedAt'),
     translationKey: t.exposeString('translationKey', { nullable: true }),

@@ -1,5 +1,6 @@
 // Published esports matches and their statistics (metered reads).
 import { builder } from '../builder.ts';
+import { EsportsMatchStatusEnum } from './enums.ts';
 import { METERED_CALL } from '../../shared/demand-control.ts';
 import { esportsMatch, esportsMatchStatistics, MATCH_STATISTICS_COUNTS, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
 import { METERED } from './page.ts';
@@ -18,7 +19,7 @@ const EsportsMatchRef = builder.objectRef<EsportsMatch>('EsportsMatch').implemen
     eventId: t.exposeID('eventId'),
     eventName: t.exposeString('eventName'),
     scheduledAt: t.exposeString('scheduledAt'),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: EsportsMatchStatusEnum }),
     updatedAt: t.exposeString('updatedAt'),
     bestOf: t.exposeInt('bestOf'),
     teamA: t.field({ type: EsportsTeamRef, resolve: (match) => match.teamA }),

@@ -1,0 +1,8 @@
+// The esports subgraph's enums for output fields, declared once from the vocabularies its import
+// validates with and its REST routes name. Values are lower-case names, as in REST.
+import { builder } from '../builder.ts';
+import { enumType } from '../../shared/zod-graphql.ts';
+import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES } from '../vocabulary.ts';
+
+export const EsportsStageStatusEnum = enumType(builder, 'EsportsStageStatus', ESPORTS_STAGE_STATUSES, 'A published stage\'s status.');
+export const EsportsMatchStatusEnum = enumType(builder, 'EsportsMatchStatus', ESPORTS_MATCH_STATUSES, 'A published match\'s status.');
