@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
+import { OWNER_TYPES } from '../../subgraphs/developer/vocabulary.ts';
 import { defineRoute } from './table.ts';
 import { requestIdHeader, selectionOf } from './common.ts';
 
@@ -23,7 +24,7 @@ export const authorityContextSchema = z
       z.object({ type: z.literal('application'), applicationId: z.string() }).strict(),
       z.object({ type: z.literal('user'), userId: z.string() }).strict(),
     ]),
-    owner: z.object({ type: z.string(), id: z.string() }).strict(),
+    owner: z.object({ type: z.enum(OWNER_TYPES), id: z.string() }).strict(),
     installation: installationSchema.nullable(),
     scopes: z.array(z.string()),
     permissions: z.array(z.string()),

@@ -3,7 +3,9 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import type { OwnerRef } from '../shared/application-access.ts';
 
-export const OWNER_TYPES = ['organisation', 'team', 'user'] as const;
+import { OWNER_TYPES } from './vocabulary.ts';
+
+export { OWNER_TYPES };
 
 /** Whether the owner exists. */
 export async function ownerExists(ctx: SubgraphContext, owner: OwnerRef): Promise<boolean> {

@@ -1834,7 +1834,8 @@ export interface components {
                 userId: string;
             };
             owner: {
-                type: string;
+                /** @enum {string} */
+                type: "organisation" | "team" | "user";
                 id: string;
             };
             installation: components["schemas"]["Installation"] | null;

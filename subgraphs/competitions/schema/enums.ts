@@ -13,5 +13,6 @@ export const StageStatusEnum = enumType(builder, 'StageStatus', STAGE_STATUSES, 
 export const MatchStatusEnum = enumType(builder, 'MatchStatus', MATCH_STATUSES, 'A match status.');
 export const BracketEnum = enumType(builder, 'Bracket', BRACKET_ORDER, 'A bracket of an elimination stage.');
 export const ParticipantStatusEnum = enumType(builder, 'ParticipantStatus', PARTICIPANT_STATUSES, 'Registration status.');
+export const MatchResultEnum = enumType(builder, 'MatchResult', ['win', 'loss', 'draw'], "An opponent's result once the match is completed.");
 export const MatchSideEnum = enumType(builder, 'MatchSide', ['a', 'b'], 'A side of a match.');
 export const ChatVisibilityEnum = enumType(builder, 'ChatVisibility', ['public', 'teams', 'staff'], 'Who reads a chat message: everyone who reads the match, its two teams, or the event staff.');

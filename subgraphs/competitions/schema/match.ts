@@ -2,7 +2,7 @@
 // the maps played, timing, best-of and stream links.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { BracketEnum, MatchSideEnum, MatchStatusEnum } from './enums.ts';
+import { BracketEnum, MatchResultEnum, MatchSideEnum, MatchStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
 import type { MatchSourceView } from '../statements.ts';
@@ -34,7 +34,7 @@ const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
     name: t.string({ nullable: true, description: "The team's name.", resolve: (o) => (o.side === 'a' ? o.match.teamAName : o.match.teamBName) }),
     logoUrl: t.string({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.teamALogoUrl : o.match.teamBLogoUrl) }),
     score: t.int({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.scoreA : o.match.scoreB) }),
-    result: t.string({ nullable: true, description: 'win, loss or draw once completed.', resolve: (o) => resultOf(o.match, o.side) }),
+    result: t.field({ type: MatchResultEnum, nullable: true, description: 'Once completed.', resolve: (o) => resultOf(o.match, o.side) }),
     forfeit: t.boolean({
       description: 'True when this side lost by forfeit (a free win for the other side).',
       resolve: (o) => (o.match.forfeit ? o.match.forfeit === o.side : o.match.isFreeWin && resultOf(o.match, o.side) === 'loss'),
@@ -50,7 +50,7 @@ const MatchMapRef = builder.objectRef<MatchRow['maps'][number]>('MatchMap').impl
     mapName: t.exposeString('mapName'),
     scoreA: t.exposeInt('scoreA', { nullable: true }),
     scoreB: t.exposeInt('scoreB', { nullable: true }),
-    winner: t.exposeString('winner', { nullable: true, description: 'a, b or null' }),
+    winner: t.expose('winner', { type: MatchSideEnum, nullable: true }),
   }),
 });
 

@@ -1,7 +1,7 @@
 // Application: an OAuth client, its owner and its installations; the calling application itself.
 import { notFound } from '../../shared/errors.ts';
 import { builder, refs } from '../builder.ts';
-import { InstallationStatusEnum } from './enums.ts';
+import { InstallationStatusEnum, OwnerTypeEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { applicationInstallations } from '../installations.ts';
 import { InstallationPage, TargetType } from './installation.ts';
@@ -9,7 +9,7 @@ import { InstallationPage, TargetType } from './installation.ts';
 export const Owner = builder.objectRef<{ type: string; id: string }>('Owner').implement({
   description: 'Who owns an application: an organisation, a team or a user.',
   fields: (t) => ({
-    type: t.exposeString('type'),
+    type: t.expose('type', { type: OwnerTypeEnum }),
     id: t.exposeID('id'),
     organisation: t.field({
       type: refs.Organisation,

@@ -5,7 +5,9 @@ import { enumType } from '../../shared/zod-graphql.ts';
 import { INSTALLATION_STATUSES } from '../vocabulary.ts';
 import { ENDPOINT_STATUSES } from '../webhooks/inputs.ts';
 import { TRANSFER_STATUSES } from '../owner-transfers/inputs.ts';
+import { OWNER_TYPES } from '../owners.ts';
 
 export const InstallationStatusEnum = enumType(builder, 'InstallationStatus', INSTALLATION_STATUSES, 'An installation works while active; revoked, it grants nothing.');
 export const WebhookEndpointStatusEnum = enumType(builder, 'WebhookEndpointStatus', ENDPOINT_STATUSES, 'An endpoint receives deliveries while active.');
+export const OwnerTypeEnum = enumType(builder, 'OwnerType', OWNER_TYPES, 'What owns an application.');
 export const OwnerTransferStatusEnum = enumType(builder, 'OwnerTransferStatus', TRANSFER_STATUSES, 'Where an owner transfer is: expired is a pending one past expiresAt.');

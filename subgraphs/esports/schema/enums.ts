@@ -2,7 +2,8 @@
 // validates with and its REST routes name. Values are lower-case names, as in REST.
 import { builder } from '../builder.ts';
 import { enumType } from '../../shared/zod-graphql.ts';
-import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES } from '../vocabulary.ts';
+import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES, METRICS } from '../vocabulary.ts';
 
 export const EsportsStageStatusEnum = enumType(builder, 'EsportsStageStatus', ESPORTS_STAGE_STATUSES, 'A published stage\'s status.');
 export const EsportsMatchStatusEnum = enumType(builder, 'EsportsMatchStatus', ESPORTS_MATCH_STATUSES, 'A published match\'s status.');
+export const UsageMetricEnum = enumType(builder, 'UsageMetric', METRICS, 'What metered usage counts.');

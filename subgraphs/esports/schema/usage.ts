@@ -1,6 +1,7 @@
 // Application.usage: the metered usage an application reads about itself.
 import { builder } from '../builder.ts';
-import { METRICS, usageOf, type UsageDay, type UsageReport } from '../usage.ts';
+import { usageOf, type UsageDay, type UsageReport } from '../usage.ts';
+import { UsageMetricEnum } from './enums.ts';
 
 const UsageDayRef = builder.objectRef<UsageDay>('UsageDay').implement({
   description: 'Units used through one installation on one UTC day.',
@@ -9,7 +10,7 @@ const UsageDayRef = builder.objectRef<UsageDay>('UsageDay').implement({
 
 const UsageReportRef = builder.objectRef<UsageReport>('UsageReport').implement({
   fields: (t) => ({
-    metric: t.exposeString('metric'),
+    metric: t.expose('metric', { type: UsageMetricEnum }),
     from: t.exposeString('from'),
     to: t.exposeString('to'),
     total: t.exposeInt('total'),
@@ -17,7 +18,6 @@ const UsageReportRef = builder.objectRef<UsageReport>('UsageReport').implement({
   }),
 });
 
-const UsageMetric = builder.enumType('UsageMetric', { values: METRICS });
 
 // Application is owned by the developer subgraph; this one adds what it meters.
 builder.externalRef('Application', builder.selection<{ id: string }>('id')).implement({
@@ -27,7 +27,7 @@ builder.externalRef('Application', builder.selection<{ id: string }>('id')).impl
       type: UsageReportRef,
       description: 'Metered usage per UTC day and installation, oldest first. For the application itself and users who manage its owner (another user: forbidden; another application: not_found).',
       args: {
-        metric: t.arg({ type: UsageMetric, required: true }),
+        metric: t.arg({ type: UsageMetricEnum, required: true }),
         from: t.arg.string({ description: 'First day, YYYY-MM-DD (UTC); the first day of the current UTC month by default.' }),
         to: t.arg.string({ description: 'Last day, YYYY-MM-DD (UTC); the last day of the current UTC month by default; at most 366 days from from.' }),
       },

@@ -1,0 +1,83 @@
+// A field is an enum in REST exactly when it is one in GraphQL, with the same values: each route's
+// response schema (zod) is walked beside its operation's selection (typed by the supergraph), and a
+// leaf the two describe differently fails. The REST selection is derived from the zod schema
+// (selectionOf), so a response field is found at the end of a selection path of the same names.
+import { readFileSync } from 'node:fs';
+import { buildASTSchema, getNamedType, isEnumType, isScalarType, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLNamedType } from 'graphql';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { fromRoot } from '../subgraphs/shared/paths.ts';
+import { routeTable } from '../facade/routes/index.ts';
+
+const schema = buildASTSchema(parse(readFileSync(fromRoot('schema/supergraph.graphql'), 'utf8')), { assumeValidSDL: true });
+
+/** Where REST and GraphQL may differ, and why. */
+const ALLOWED: Record<string, string> = {
+  'status:pending,failed,succeeded,dead-letter': 'a webhook delivery status: dead-letter is not a GraphQL enum value',
+};
+
+type AnySchema = z.core.$ZodType;
+const defOf = (s: AnySchema) => s._zod.def as unknown as Record<string, unknown> & { type: string };
+
+/** The leaves of a response schema: their path (object keys) and enum values, or null for a string. */
+function leavesOf(s: AnySchema, path: string[] = [], out: { path: string[]; values: string[] | null }[] = [], seen = new Set<AnySchema>()) {
+  if (seen.has(s)) return out;
+  seen.add(s);
+  const def = defOf(s);
+  if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(def.type)) leavesOf(def.innerType as AnySchema, path, out, seen);
+  else if (def.type === 'array') leavesOf(def.element as AnySchema, path, out, seen);
+  else if (def.type === 'object') for (const [key, value] of Object.entries(def.shape as Record<string, AnySchema>)) leavesOf(value, [...path, key], out, new Set(seen));
+  else if (def.type === 'enum') out.push({ path, values: Object.values(def.entries as Record<string, string>).map(String) });
+  else if (def.type === 'string' && path.length) out.push({ path, values: null });
+  return out;
+}
+
+/** Every leaf field of an operation: its response path and named type. */
+function selectionLeaves(document: ReturnType<typeof parse>) {
+  const typeInfo = new TypeInfo(schema);
+  const path: string[] = [];
+  const leaves: { path: string[]; type: GraphQLNamedType }[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(node) {
+          path.push(node.alias?.value ?? node.name.value);
+          const type = typeInfo.getType();
+          if (type && !node.selectionSet) leaves.push({ path: [...path], type: getNamedType(type) });
+        },
+        leave() {
+          path.pop();
+        },
+      },
+    }),
+  );
+  return leaves;
+}
+
+const endsWith = (path: string[], tail: string[]) => tail.length <= path.length && tail.every((name, i) => path[path.length - tail.length + i] === name);
+
+describe('REST and GraphQL', () => {
+  it('agree on which fields are enums and on their values', () => {
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (const row of routeTable) {
+      const selection = selectionLeaves(row.operation.document);
+      for (const leaf of leavesOf(row.success.schema as AnySchema)) {
+        const matches = selection.filter((field) => endsWith(field.path, leaf.path));
+        // The longest REST path that a selection ends with: a field of the answer, not a namesake.
+        for (const field of matches) {
+          compared += 1;
+          const graphqlValues = isEnumType(field.type) ? field.type.getValues().map((value) => value.value as string) : null;
+          if (!isEnumType(field.type) && !isScalarType(field.type)) continue;
+          const rest = leaf.values ? `enum ${leaf.values.join(',')}` : 'string';
+          const graphql = graphqlValues ? `enum ${graphqlValues.join(',')}` : field.type.name;
+          const agree = leaf.values ? graphqlValues?.join() === leaf.values.join() : !graphqlValues;
+          if (!agree && !ALLOWED[`${leaf.path.at(-1)}:${leaf.values?.join(',')}`]) disagreements.push(`${row.operationId} ${leaf.path.join('.')}: REST ${rest}, GraphQL ${graphql}`);
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    expect([...new Set(disagreements)]).toEqual([]);
+  });
+});
