@@ -5,6 +5,7 @@
 
 import type { Event } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
+import { wireModel, type WireRow } from '../shared/db/wire-rows.ts';
 import { iso, NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
 import type { StandingRow } from './tournament/standings.ts';
@@ -33,46 +34,12 @@ function pageStatements<F extends Record<string, boolean>>(build: (filters: F, r
 /** The collection version of an organisation's events: its latest change-log entry (a backward index scan). */
 export const LATEST_CHANGE_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
 
-/** An Event row as read here: timestamps as ISO text (toEvent turns them into the model's Dates). */
-export interface EventRow {
-  id: string;
-  organisationId: string;
-  name: string;
-  slug: string;
-  type: string;
-  visibility: string;
-  state: string;
-  platform: string;
-  currency: string;
-  region: string | null;
-  bannerUrl: string | null;
-  description: string | null;
-  game: string | null;
-  timezone: string;
-  startsAt: string | null;
-  endsAt: string | null;
-  logoUrl: string | null;
-  primaryColor: string | null;
-  secondaryColor: string | null;
-  firstStageId: string | null;
-  completedAt: string | null;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The Event model (every scalar column), so that rows read here serve wherever Prisma's would. */
-export const toEvent = (row: EventRow): Event => ({
-  ...row,
-  startsAt: row.startsAt === null ? null : new Date(row.startsAt),
-  endsAt: row.endsAt === null ? null : new Date(row.endsAt),
-  completedAt: row.completedAt === null ? null : new Date(row.completedAt),
-  createdAt: new Date(row.createdAt),
-  updatedAt: new Date(row.updatedAt),
-});
-
-const EVENT_COLUMNS = `id, "organisationId", name, slug, type, visibility, state, platform, currency, region, "bannerUrl", description,
-  game, timezone, ${iso('"startsAt"')} AS "startsAt", ${iso('"endsAt"')} AS "endsAt", "logoUrl", "primaryColor", "secondaryColor", "firstStageId", ${iso('"completedAt"')} AS "completedAt", revision, ${iso('"createdAt"')} AS "createdAt", ${iso('"updatedAt"')} AS "updatedAt"`;
+/** An Event as driver statements read it (EVENT_COLUMNS), every scalar column, timestamps as ISO text. */
+const EVENT_WIRE = wireModel<Event>()('Event', 'e', ['startsAt', 'endsAt', 'completedAt', 'createdAt', 'updatedAt']);
+export type EventRow = WireRow<Event>;
+/** The Event model from its row, so that rows read here serve wherever Prisma's would. */
+export const toEvent = EVENT_WIRE.modelOf;
+const EVENT_COLUMNS = EVENT_WIRE.columns;
 
 /**
  * A page of an organisation's events in creation order: $1 organisation, then the filters given and
