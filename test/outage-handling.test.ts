@@ -307,6 +307,21 @@ describe('the rate limiter in front of a shared store, on a refusal', () => {
   });
 });
 
+describe('the rate limiter in front of a slow shared store', () => {
+  it('never answers a reset longer than the window, however long reading the count took', async () => {
+    const store = flakyStore();
+    const slow = { query: async (request: { text: string; values: unknown[] }) => (await new Promise((resolve) => setTimeout(resolve, 300)), store.client.query(request)) };
+    const counter = new PolicyCounter({ name: 'api_key', quota: 5, windowSeconds: 3 }, { kind: 'postgresql', client: slow, syncMs: 3_600_000 });
+    try {
+      const first = await counter.take('org_slow', 1);
+      expect(first.allowed).toBe(true);
+      expect(first.resetSeconds).toBe(3);
+    } finally {
+      counter.stop();
+    }
+  });
+});
+
 describe('the rate limiter when its shared store cannot be reached', () => {
   it('counts alone without refusing or failing, gives back what was not served, and logs the outage once', async () => {
     const logged: string[] = [];

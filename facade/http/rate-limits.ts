@@ -128,7 +128,8 @@ export class PolicyCounter {
       allowed,
       policy: this.policy,
       remaining: Math.max(0, this.policy.quota - used),
-      resetSeconds: Math.max(0, Math.ceil((resetAt - now) / 1000)),
+      // A window is never longer than the policy's, whatever the time a store read took.
+      resetSeconds: Math.min(this.policy.windowSeconds, Math.max(0, Math.ceil((resetAt - now) / 1000))),
     };
   }
 
@@ -169,6 +170,8 @@ export class PolicyCounter {
       }
     }
     const tally = await this.tallyOf(key, now);
+    // The tally's window may have begun while it was read: its reset counts from now, not from before.
+    const at = Date.now();
     const used = usedOf(tally);
     if (used + points > this.policy.quota) {
       if (!tally.confirmed) {
@@ -182,7 +185,7 @@ export class PolicyCounter {
       }
       tally.stale = true;
       this.schedule();
-      return this.decision(false, used, tally.resetAt, now);
+      return this.decision(false, used, tally.resetAt, at);
     }
     if (held) tally.held += points;
     else tally.pending += points;
@@ -198,7 +201,7 @@ export class PolicyCounter {
       else tally.pending -= points;
       this.schedule();
     };
-    if (!held) return { ...this.decision(true, used + points, tally.resetAt, now), giveBack };
+    if (!held) return { ...this.decision(true, used + points, tally.resetAt, at), giveBack };
     const keep = () => {
       if (settled) return;
       settled = true;
@@ -207,7 +210,7 @@ export class PolicyCounter {
       tally.pending += points;
       this.schedule();
     };
-    return { ...this.decision(true, used + points, tally.resetAt, now), giveBack, keep };
+    return { ...this.decision(true, used + points, tally.resetAt, at), giveBack, keep };
   }
 
   /** Adds points whatever the count (a failed authentication), and answers the count after them. */
@@ -223,7 +226,7 @@ export class PolicyCounter {
     tally.pending += points;
     this.schedule();
     const used = usedOf(tally);
-    return this.decision(used <= this.policy.quota, used, tally.resetAt, now);
+    return this.decision(used <= this.policy.quota, used, tally.resetAt, Date.now());
   }
 
   /** Whether `key` is over its quota now, without taking anything. */
@@ -238,7 +241,7 @@ export class PolicyCounter {
     }
     const tally = await this.tallyOf(key, now);
     const used = usedOf(tally);
-    return used >= this.policy.quota ? this.decision(false, used, tally.resetAt, now) : null;
+    return used >= this.policy.quota ? this.decision(false, used, tally.resetAt, Date.now()) : null;
   }
 
   /**

@@ -80,7 +80,7 @@ export const apiKeyRoutes: RouteRow[] = [
     path: '/api/v2/organisations/{organisationId}/api-keys/{keyId}/rotate',
     tag: TAG,
     summary: 'Rotate an API key',
-    description: `Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key is 404, one still in its grace period is 409 with detail key_rotated (rotate its replacement instead); of concurrent rotations of one key exactly one succeeds. ${WHO}`,
+    description: `Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key or one past its grace period is 404, one still in its grace period is 409 with detail key_rotated (rotate its replacement instead); of concurrent rotations of one key exactly one succeeds. ${WHO}`,
     security: 'bearer',
     input: { path: keyPath, headers, body: apiKeyRotateInput.optional() },
     operation: prepareOperation(

@@ -78,11 +78,11 @@ export async function listApiKeys(ctx: SubgraphContext, organisationId: string, 
   });
 }
 
-// The key to rotate, locked: one that is revoked (or another organisation's) is `missing`, one
-// already rotated with a grace period is `rotated` (its replacement exists), so that of concurrent
-// rotations exactly one issues a replacement.
+// The key to rotate, locked: one that no longer works (revoked, past its grace period, or another
+// organisation's) is `missing`; one still in the grace period of its rotation is `rotated` (its
+// replacement exists), so that of concurrent rotations exactly one issues a replacement.
 const ROTATE_GUARD_SQL = `
-  SELECT CASE WHEN k.id IS NULL OR k."revokedAt" IS NOT NULL THEN ${failWith('missing', 'coalesce(length(k.id), 0)')}
+  SELECT CASE WHEN k.id IS NULL OR k."revokedAt" IS NOT NULL OR k."expiresAt" <= ${NOW} THEN ${failWith('missing', 'coalesce(length(k.id), 0)')}
               WHEN k."expiresAt" IS NOT NULL THEN ${failWith('rotated', 'length(k.id)')} END AS guard
   FROM (SELECT 1) one LEFT JOIN LATERAL (
     SELECT id, "revokedAt", "expiresAt" FROM "OrganisationApiKey" WHERE id = $1 AND "organisationId" = $2 FOR UPDATE) k ON true`;

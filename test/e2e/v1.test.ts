@@ -329,6 +329,10 @@ describe('v1 read API', () => {
     const replacements = (await admin('GET', '?limit=100')).body.data.filter((k: { createdAt: string; revokedAt: string | null; expiresAt: string | null }) => !k.revokedAt && !k.expiresAt && k.createdAt >= graced.body.data.apiKey.createdAt);
     expect(replacements.filter((k: { id: string }) => k.id !== graced.body.data.apiKey.id)).toHaveLength(1);
     const winner = racing.find((answer) => answer.status === 201)!.body.data;
+    // Past its grace period a key no longer works, and is rotated no more than a revoked one.
+    await server.db.prisma.organisationApiKey.update({ where: { id: rotated.body.data.apiKey.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await v1('/organisation', second)).status).toBe(401);
+    expect((await admin('POST', `/${rotated.body.data.apiKey.id}/rotate`)).status).toBe(404);
 
     // Revocation: at once.
     const revoked = await admin('DELETE', `/${winner.apiKey.id}`);

@@ -1187,7 +1187,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key is 404, one still in its grace period is 409 with detail key_rotated (rotate its replacement instead); of concurrent rotations of one key exactly one succeeds. Callers: a token with a user actor who administers the organisation, of an application with an active installation on it (403 otherwise).
+         * @description Issues a replacement (answered once, same name). The old key stops at once, or keeps working for graceSeconds (at most 7 days) when asked. A key is rotated once: a revoked key or one past its grace period is 404, one still in its grace period is 409 with detail key_rotated (rotate its replacement instead); of concurrent rotations of one key exactly one succeeds. Callers: a token with a user actor who administers the organisation, of an application with an active installation on it (403 otherwise).
          */
         post: operations["rotateOrganisationApiKey"];
         delete?: never;
