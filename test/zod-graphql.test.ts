@@ -3,7 +3,7 @@ import { printType, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createBuilder } from '../subgraphs/shared/builder.ts';
-import { graphql, inputTypes } from '../subgraphs/shared/zod-graphql.ts';
+import { enumType, graphql, inputTypes } from '../subgraphs/shared/zod-graphql.ts';
 
 function schemaWith(define: (inputType: ReturnType<typeof inputTypes>, builder: ReturnType<typeof createBuilder>) => unknown): GraphQLSchema {
   const builder = createBuilder();
@@ -47,5 +47,15 @@ describe('inputTypes', () => {
 
   it('refuses an enum or nested object without a GraphQL name', () => {
     expect(() => schemaWith((inputType) => inputType('BadInput', z.object({ mood: z.enum(['x', 'y']) })))).toThrow(/Name this enum/);
+  });
+});
+
+describe('enums', () => {
+  it('one name is one enum: an output declared with the input\'s values is its type, with other values it throws', () => {
+    const builder = createBuilder();
+    const input = inputTypes(builder)('EnumProbeInput', z.object({ side: z.enum(['a', 'b']).register(graphql, { name: 'ProbeSide' }) }));
+    expect(input).toBeDefined();
+    expect(enumType(builder, 'ProbeSide', ['a', 'b'])).toBe(enumType(builder, 'ProbeSide', ['a', 'b']));
+    expect(() => enumType(builder, 'ProbeSide', ['a', 'b', 'c'])).toThrow('GraphQL enum ProbeSide is declared with other values: a,b');
   });
 });

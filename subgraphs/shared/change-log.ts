@@ -8,24 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlStatement } from './db/database.ts';
 import { NOW } from './db/sql-fragments.ts';
-import { CHANGE_FEED_CHANNEL } from './change-feed.ts';
+import { CHANGE_FEED_CHANNEL, type FeedChange } from './change-feed.ts';
 import type { ChangeType } from './change-catalogue.ts';
 
-/** A change about to be appended. */
-export interface NewChange {
-  type: ChangeType;
-  /** The organisation and event it belongs to; null for changes tied to neither (maps, an application's transfer). */
-  organisationId: string | null;
-  eventId: string | null;
-  resourceType: string;
-  resourceId: string;
-  /** The event's revision the change made, for event changes. */
-  revision: number | null;
-  /** The type's facts (its catalogue schema's `details`), plus eventId and revision for event changes. */
-  payload: Record<string, unknown>;
-  /** A chosen id (an import names its change after itself); otherwise a new chg_ id. */
-  id?: string;
-}
+/**
+ * A change about to be appended: a feed change's own facts (organisation and event null for changes
+ * tied to neither, revision null but for event changes; the payload is its type's `details`, plus
+ * eventId and revision for event changes), typed by the catalogue, and optionally a chosen id (an
+ * import names its change after itself; otherwise a new chg_ id).
+ */
+export type NewChange = Pick<FeedChange, 'organisationId' | 'eventId' | 'resourceType' | 'resourceId' | 'revision' | 'payload'> & { type: ChangeType; id?: string };
 
 /**
  * The head of an insert into the change log, for a `SELECT` of, in this order: id, type,

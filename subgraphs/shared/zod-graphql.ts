@@ -47,32 +47,28 @@ function unwrap(schema: AnySchema): { inner: AnySchema; optional: boolean } {
   }
 }
 
-// Enums are shared by the input and output types of one builder: one GraphQL enum per name.
-const enumsOf = new WeakMap<Builder, Map<string, Ref>>();
-const declaredValues = new WeakMap<Builder, Map<string, string[]>>();
+// Enums are shared by the input and output types of one builder: one GraphQL enum per name, and a
+// second declaration of a name with other values is a mistake, and throws.
+const enumsOf = new WeakMap<Builder, Map<string, { type: Ref; values: string }>>();
 function enumOf(builder: Builder, name: string, values: readonly unknown[], description?: string): Ref {
   let enums = enumsOf.get(builder);
   if (!enums) enumsOf.set(builder, (enums = new Map()));
-  let type = enums.get(name);
-  if (!type) {
-    enums.set(name, (type = builder.enumType(name, { values: values.map(String) as [string, ...string[]], description })));
-    let names = declaredValues.get(builder);
-    if (!names) declaredValues.set(builder, (names = new Map()));
-    names.set(name, values.map(String));
+  const names = values.map(String);
+  const known = enums.get(name);
+  if (known) {
+    if (known.values !== names.join()) throw new Error(`GraphQL enum ${name} is declared with other values: ${known.values}`);
+    return known.type;
   }
+  const type = builder.enumType(name, { values: names as [string, ...string[]], description });
+  enums.set(name, { type, values: names.join() });
   return type;
 }
 
 /**
  * The GraphQL enum `name` of `values` for an output field or an argument: the same type the
- * builder's generated inputs use under that name, so a value is one enum wherever it appears (a
- * second declaration with other values is a mistake, and throws).
+ * builder's generated inputs use under that name, so a value is one enum wherever it appears.
  */
-export function enumType(builder: Builder, name: string, values: readonly string[], description?: string): Ref {
-  const declared = declaredValues.get(builder)?.get(name);
-  if (declared && declared.join() !== values.join()) throw new Error(`GraphQL enum ${name} is declared with other values: ${declared.join(', ')}`);
-  return enumOf(builder, name, values, description);
-}
+export const enumType = (builder: Builder, name: string, values: readonly string[], description?: string): Ref => enumOf(builder, name, values, description);
 
 function nameOf(schema: AnySchema, what: string): string {
   const name = graphql.get(schema)?.name;
