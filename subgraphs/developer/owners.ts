@@ -3,10 +3,6 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import type { OwnerRef } from '../shared/application-access.ts';
 
-import { OWNER_TYPES } from './vocabulary.ts';
-
-export { OWNER_TYPES };
-
 /** Whether the owner exists. */
 export async function ownerExists(ctx: SubgraphContext, owner: OwnerRef): Promise<boolean> {
   const where = { where: { id: owner.id }, select: { id: true } };

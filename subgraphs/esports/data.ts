@@ -69,7 +69,6 @@ export interface EsportsMatch {
 
 import { MATCH_STATISTICS_COUNTS } from './vocabulary.ts';
 
-export { MATCH_STATISTICS_COUNTS };
 
 export type EsportsMatchStatistics = { id: string; kost: number; eps: number; updatedAt: string } & Record<(typeof MATCH_STATISTICS_COUNTS)[number], number>;
 

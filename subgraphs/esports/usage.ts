@@ -6,7 +6,6 @@ import { timestampIssue } from '../shared/input-safety.ts';
 
 import { METRICS } from './vocabulary.ts';
 
-export { METRICS };
 export const MAX_RANGE_DAYS = 366;
 
 export interface UsageDay {

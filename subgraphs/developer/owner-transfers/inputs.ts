@@ -1,7 +1,7 @@
 // Request bodies of the owner-transfer routes, defined once (REST validation, OpenAPI, GraphQL inputs).
 import { z } from 'zod';
 import { graphql } from '../../shared/zod-graphql.ts';
-import { OWNER_TYPES } from '../owners.ts';
+import { OWNER_TYPES } from '../vocabulary.ts';
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'expired'] as const;
 export const DEFAULT_EXPIRY_DAYS = 7;

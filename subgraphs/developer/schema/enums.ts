@@ -2,10 +2,9 @@
 // vocabularies its REST routes and inputs use. Values are lower-case names, as in REST.
 import { builder } from '../builder.ts';
 import { enumType } from '../../shared/zod-graphql.ts';
-import { INSTALLATION_STATUSES } from '../vocabulary.ts';
+import { INSTALLATION_STATUSES, OWNER_TYPES } from '../vocabulary.ts';
 import { ENDPOINT_STATUSES } from '../webhooks/inputs.ts';
 import { TRANSFER_STATUSES } from '../owner-transfers/inputs.ts';
-import { OWNER_TYPES } from '../owners.ts';
 
 export const InstallationStatusEnum = enumType(builder, 'InstallationStatus', INSTALLATION_STATUSES, 'An installation works while active; revoked, it grants nothing.');
 export const WebhookEndpointStatusEnum = enumType(builder, 'WebhookEndpointStatus', ENDPOINT_STATUSES, 'An endpoint receives deliveries while active.');

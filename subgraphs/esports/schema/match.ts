@@ -2,7 +2,8 @@
 import { builder } from '../builder.ts';
 import { EsportsMatchStatusEnum } from './enums.ts';
 import { METERED_CALL } from '../../shared/demand-control.ts';
-import { esportsMatch, esportsMatchStatistics, MATCH_STATISTICS_COUNTS, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
+import { esportsMatch, esportsMatchStatistics, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
+import { MATCH_STATISTICS_COUNTS } from '../vocabulary.ts';
 import { METERED } from './page.ts';
 
 const EsportsTeamRef = builder.objectRef<EsportsTeam>('EsportsTeam').implement({
