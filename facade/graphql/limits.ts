@@ -52,6 +52,11 @@ export const GRAPHQL_LIMITS = {
    * spread with the fields and spreads beside it.
    */
   fieldMerges: 50_000,
+  /**
+   * List values written in the document nested in one another (as for a JSON body's depth): deeper
+   * ones overflow the parser's stack, and the gateway's planner walks each level twice.
+   */
+  listNesting: 32,
 } as const;
 
 
@@ -75,12 +80,42 @@ export function limitError(limit: keyof typeof GRAPHQL_LIMITS, message: string):
   return new ApiError('validation_failed', message, [{ field: limit, issue: 'limit_exceeded' }]);
 }
 
-/** Refuses a query text over the size limit before it is parsed. */
+/** Refuses a query text over the size limit, or with list values nested too deep, before it is parsed. */
 export function checkDocumentSize(query: string): void {
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes > GRAPHQL_LIMITS.documentBytes) {
     throw limitError('documentBytes', `The query is ${bytes} bytes long; at most ${GRAPHQL_LIMITS.documentBytes} are accepted.`);
   }
+  if (listNesting(query) > GRAPHQL_LIMITS.listNesting) {
+    throw limitError('listNesting', `The query nests list values more than ${GRAPHQL_LIMITS.listNesting} deep.`);
+  }
+}
+
+/** The deepest nesting of [ outside strings and comments (a variable's list type counts too: it is shallow). */
+function listNesting(query: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < query.length; i++) {
+    const char = query[i];
+    if (char === '#') {
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (char === '"') {
+      if (query.startsWith('"""', i)) {
+        const end = query.indexOf('"""', i + 3);
+        // Block strings escape only \""": skip escaped triples.
+        let close = end;
+        while (close > 0 && query[close - 1] === '\\') close = query.indexOf('"""', close + 3);
+        i = close < 0 ? query.length : close + 2;
+      } else {
+        i++;
+        while (i < query.length && query[i] !== '"' && query[i] !== '\n') i += query[i] === '\\' ? 2 : 1;
+      }
+    } else if (char === '[') {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (char === ']') depth = Math.max(0, depth - 1);
+  }
+  return deepest;
 }
 
 function intValue(node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
