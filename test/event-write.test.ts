@@ -2,7 +2,7 @@
 // one transaction, guards that abort it, and a plan that went stale being planned again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { guardFailure } from '../subgraphs/shared/db/guards.ts';
+import { failWith, guardFailure } from '../subgraphs/shared/db/guards.ts';
 import { createSubgraphContext } from '../subgraphs/shared/context.ts';
 import { runEventWrite, type EventState } from '../subgraphs/competitions/event-write.ts';
 import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/statements.ts';
@@ -53,10 +53,23 @@ describe('the event lock guard', () => {
     }
   });
 
-  it('an ordinary invalid-integer error is not taken for a guard', async () => {
-    const error = await db.transaction([{ text: `SELECT 'write_guard'::int`, values: [] }]).catch((e: unknown) => e);
+  it("fails with the platform's own SQLSTATE, carrying check and value in fields, not in the message", async () => {
+    const error = (await db.transaction([{ text: `SELECT ${failWith('slug_taken', "'7'")} AS guard`, values: [] }]).catch((e: unknown) => e)) as Record<string, unknown>;
+    expect(error).toMatchObject({ code: 'WG001', constraint: 'slug_taken', detail: '7' });
+    expect(guardFailure(error)).toEqual({ check: 'slug_taken', value: '7' });
+    expect(guardFailure({ ...error, message: 'something else' })).toEqual({ check: 'slug_taken', value: '7' });
+  });
+
+  it('another error is not taken for a guard, whatever its message says', async () => {
+    const error = await db.transaction([{ text: `SELECT 'write_guard:stale:3'::int`, values: [] }]).catch((e: unknown) => e);
     expect((error as { code: string }).code).toBe('22P02');
     expect(guardFailure(error)).toBeNull();
+    const violation = await db.transaction([{ text: `INSERT INTO "Event" (id) VALUES ('evt_open')`, values: [] }]).catch((e: unknown) => e);
+    expect(guardFailure(violation)).toBeNull();
+  });
+
+  it('a check name that could break out of its SQL literal is refused', () => {
+    expect(() => failWith("x'); DROP TABLE \"Event\"; --", '1')).toThrow(/lower case/);
   });
 });
 

@@ -134,7 +134,7 @@ describe('which errors mean the database cannot be reached', () => {
       refusedLogin,
       invalidToken(),
       new ApiError('validation_failed', 'no', [{ issue: 'x' }]),
-      Object.assign(new Error('invalid input syntax for type integer: "write_guard:stale:3"'), { code: '22P02' }),
+      Object.assign(new Error('write guard stale failed'), { code: 'WG001', constraint: 'stale', detail: '3' }),
       Object.assign(new Error('Unique constraint failed'), { code: 'P2002' }),
       Object.assign(new Error('Transaction API error: Transaction already closed'), { code: 'P2028' }),
       new Error('Internal error'),

@@ -6,6 +6,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
 import { migrationsDir, openSchemaEngine, schemaPath } from './engine.ts';
+import { diffFunctions } from './functions.ts';
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
@@ -51,13 +52,27 @@ function inMemoryFactory(): { factory: SqlMigrationAwareDriverAdapterFactory; cl
   return { factory, close: async () => void (await Promise.all([main, ...shadows].map((db) => db.close()))) };
 }
 
-/** SQL that takes a database from the committed migrations to the current schema; '' when none. */
+/**
+ * SQL that takes a database from the committed migrations to the current schema (the datamodel's
+ * tables, then the functions of prisma/functions/); '' when none.
+ */
 export async function diffSchemaAgainstMigrations(): Promise<string> {
+  const migrations = await loadMigrationList();
+  const tables = await diffTables(migrations);
+  const scripts = migrations.migrationDirectories.map((directory) => {
+    const content = directory.migrationFile.content;
+    return content.tag === 'ok' ? content.value : '';
+  });
+  const functions = await diffFunctions(tables === '' ? scripts : [...scripts, tables]);
+  return [tables, functions].filter((part) => part !== '').join('\n');
+}
+
+async function diffTables(migrations: MigrationList): Promise<string> {
   const { factory, close } = inMemoryFactory();
   try {
     const engine = await openSchemaEngine(factory);
     const result = await engine.diff({
-      from: { tag: 'migrations', ...(await loadMigrationList()) },
+      from: { tag: 'migrations', ...migrations },
       to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: await readFile(schemaPath, 'utf8') }] },
       script: true,
       exitCode: null,

@@ -133,13 +133,21 @@ function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), cou
   // read next would be an uncaught exception. Its queries are failed all the same.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const adapterFactory = new PrismaPg(pool, { statementNameGenerator: statementName });
+  // Prisma's pg adapter runs a migration script split at every semicolon, which cuts a function's
+  // body (prisma/functions/) apart; the script goes to the server whole, as one simple query, instead.
+  const migrationFactory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: adapterFactory.provider,
+    adapterName: adapterFactory.adapterName,
+    connect: async () => Object.assign(await adapterFactory.connect(), { executeScript: async (script: string) => void (await pool.query(script)) }),
+    connectToShadowDb: () => adapterFactory.connectToShadowDb(),
+  };
   const prisma = new PrismaClient({ adapter: counter ? counting(adapterFactory, counter) : adapterFactory });
   const listener = new PostgresListener(url);
   return {
     kind: 'postgresql',
     listen: (channel, notify) => listener.listen(channel, notify),
     prisma,
-    adapterFactory,
+    adapterFactory: migrationFactory,
     describe: url.replace(/\/\/[^@]*@/, '//***@'),
     sql: async <T>(text: string, params: unknown[]) => {
       if (counter) counter.count++;
