@@ -3,31 +3,13 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from '../../subgraphs/competitions/inputs.ts';
+import { apiKeyView as apiKeySchema, issuedApiKeyView as issuedSchema } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Organisation API keys';
 const WHO =
   'Callers: a token with a user actor who administers the organisation, of an application with an active installation on it (403 otherwise).';
-
-export const apiKeySchema = z
-  .object({
-    id: z.string(),
-    organisationId: z.string(),
-    name: z.string(),
-    prefix: z.string().describe('The first characters of the key.'),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable().describe('To the minute.'),
-    expiresAt: z.string().nullable().describe('Set by a rotation with a grace period.'),
-    revokedAt: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'OrganisationApiKey' });
-
-const issuedSchema = z
-  .object({ apiKey: apiKeySchema, key: z.string().describe('The key itself, for x-api-key: shown only in this answer.') })
-  .strict()
-  .meta({ id: 'IssuedApiKey' });
 
 const headers = z.object({ 'x-request-id': requestIdHeader });
 const orgPath = z.object({ organisationId: idParam });

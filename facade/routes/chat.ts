@@ -2,47 +2,11 @@
 // reaction on one. Each row runs a field of the competitions subgraph (schema/chat.ts).
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
+import { chatMessageView as chatMessageSchema } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Match chat';
-
-const actorSchema = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('user'), userId: z.string() }).strict().meta({ id: 'ChatUserActor' }),
-    z.object({ type: z.literal('application'), applicationId: z.string() }).strict().meta({ id: 'ChatApplicationActor' }),
-    z.object({ type: z.literal('system') }).strict().meta({ id: 'ChatSystemActor' }),
-    z.object({ type: z.literal('moderator'), userId: z.string() }).strict().meta({ id: 'ChatModeratorActor' }),
-  ])
-  .describe('Who wrote it: a participant (user), an application, the platform (system) or a moderator.');
-
-const reactionSchema = z
-  .object({
-    emoji: z.string(),
-    count: z.number().int(),
-    reactedByApplication: z.boolean().describe('Whether the calling application is among those who reacted so.'),
-  })
-  .strict()
-  .meta({ id: 'ChatReaction' });
-
-export const chatMessageSchema = z
-  .object({
-    id: z.string(),
-    matchId: z.string(),
-    type: z.string().describe('text, system or announcement'),
-    actor: actorSchema,
-    content: z.string().nullable().describe('null when deleted'),
-    replyToId: z.string().nullable(),
-    senderSide: z.enum(['a', 'b']).nullable().describe('The side of the match the writer plays for; null for others.'),
-    visibility: z.enum(['public', 'teams', 'staff']),
-    reactions: z.array(reactionSchema).describe('Per emoji, in the order each was first used; empty when deleted.'),
-    deleted: z.boolean(),
-    revision: z.number().int().describe('Its ETag: the If-Match of a reaction write.'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'ChatMessage' });
 
 // The actor is a union: its variants are selected by type condition.
 const MESSAGE = selectionOf(chatMessageSchema.omit({ actor: true })).replace(

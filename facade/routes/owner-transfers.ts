@@ -4,26 +4,11 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createTransferInput, TRANSFER_STATUSES } from '../../subgraphs/developer/owner-transfers/inputs.ts';
+import { ownerTransferView as ownerTransferSchema } from '../../subgraphs/developer/owner-transfers/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Owner transfers';
-
-const ownerSchema = z.object({ type: z.enum(['organisation', 'team', 'user']), id: z.string() }).strict().meta({ id: 'Owner' });
-
-export const ownerTransferSchema = z
-  .object({
-    id: z.string(),
-    applicationId: z.string(),
-    status: z.enum(TRANSFER_STATUSES).describe('pending, accepted, declined, cancelled, or expired (pending past expiresAt)'),
-    fromOwner: ownerSchema.describe('The owner when the transfer was offered.'),
-    toOwner: ownerSchema,
-    revision: z.number().int().describe('Moves on with each change of status.'),
-    createdAt: z.string(),
-    expiresAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'OwnerTransfer' });
 
 const TRANSFER = selectionOf(ownerTransferSchema);
 const headers = z.object({ 'x-request-id': requestIdHeader });

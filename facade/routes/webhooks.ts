@@ -3,71 +3,13 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createEndpointInput, DELIVERY_STATUSES, recoverInput, updateEndpointInput } from '../../subgraphs/developer/webhooks/inputs.ts';
+import { webhookAttemptView as attemptSchema, webhookDeliveryView as webhookDeliverySchema, webhookEndpointView as webhookEndpointSchema, webhookEndpointWithSecretView as endpointWithSecret } from '../../subgraphs/developer/webhooks/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Webhooks';
 const WHO =
   'Callers: a token of this application with an application actor, or with a user actor who manages the application owner (403 otherwise); any other application is 404.';
-
-export const webhookEndpointSchema = z
-  .object({
-    id: z.string(),
-    applicationId: z.string(),
-    name: z.string(),
-    url: z.string(),
-    status: z.enum(['active', 'disabled']),
-    disabledReason: z.string().nullable().describe('manual, gone (the receiver answered 410) or failing (5 days without a success)'),
-    description: z.string().nullable(),
-    subscribedEvents: z.array(z.string()),
-    revision: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'WebhookEndpoint' });
-
-const endpointWithSecret = z
-  .object({ endpoint: webhookEndpointSchema, secret: z.string().describe('whsec_…, answered only here and at rotation.') })
-  .strict()
-  .meta({ id: 'WebhookEndpointWithSecret' });
-
-export const webhookDeliverySchema = z
-  .object({
-    id: z.string().describe('Also the webhook-id header of every attempt.'),
-    applicationId: z.string(),
-    installationId: z.string(),
-    endpointId: z.string(),
-    eventId: z.string().describe('The change delivered (data.changeId in the body).'),
-    eventType: z.string(),
-    status: z.enum(DELIVERY_STATUSES),
-    attemptCount: z.number().int().describe('Attempts made, the one in progress included.'),
-    responseStatus: z.number().int().nullable(),
-    errorCode: z.string().nullable(),
-    redeliveryOf: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    deliveredAt: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'WebhookDelivery' });
-
-const attemptSchema = z
-  .object({
-    number: z.number().int(),
-    startedAt: z.string(),
-    durationMs: z.number().int(),
-    responseStatus: z.number().int().nullable(),
-    errorCode: z
-      .string()
-      .nullable()
-      .describe(
-        'null after a 2xx answer; otherwise why not: timeout, connection_refused, dns_failed, tls_error, blocked_address, connection_reset, unreachable, network_error, http_error; in_progress while the attempt is being made (logged before the request is sent; durationMs 0); interrupted when its worker stopped before recording the outcome (the receiver may or may not have had it; durationMs 0).',
-      ),
-    responseBody: z.string().nullable().describe('The first 1 KB of the answer.'),
-  })
-  .strict()
-  .meta({ id: 'WebhookAttempt' });
 
 const eventTypeSchema = z
   .object({ name: z.string(), description: z.string(), payloadSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of a delivery body.') })

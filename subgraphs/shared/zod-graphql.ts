@@ -22,6 +22,11 @@ export interface GraphQLMeta {
 
 export const graphql = z.registry<GraphQLMeta>();
 
+/** A string that GraphQL calls an ID. */
+export const idString = z.string().register(graphql, { name: 'ID' });
+/** An ISO 8601 instant as REST answers it, a DateTime for GraphQL (read views only). */
+export const isoTimestamp = z.string().register(graphql, { name: 'DateTime' });
+
 type AnySchema = z.core.$ZodType;
 // Pothos' refs are typed by what they carry; generated ones carry what the zod schema validates.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -80,8 +85,10 @@ function nameOf(schema: AnySchema, what: string): string {
 function leafOf(builder: Builder, schema: AnySchema): Ref | undefined {
   const def = defOf(schema);
   switch (def.type) {
-    case 'string':
-      return graphql.get(schema)?.name === 'ID' ? 'ID' : 'String';
+    case 'string': {
+      const name = graphql.get(schema)?.name;
+      return name === 'ID' || name === 'DateTime' ? name : 'String';
+    }
     case 'boolean':
       return 'Boolean';
     case 'number': {
@@ -103,7 +110,11 @@ function leafOf(builder: Builder, schema: AnySchema): Ref | undefined {
 /** A field's description: an enum or object carries its own, so the field adds only one of its own. */
 function fieldDescription(schema: AnySchema, inner: AnySchema): string | undefined {
   const named = ['enum', 'object'].includes(defOf(inner).type);
-  return named ? (descriptionOf(schema) !== descriptionOf(inner) ? descriptionOf(schema) : undefined) : (descriptionOf(schema) ?? descriptionOf(inner));
+  if (!named) return descriptionOf(schema) ?? descriptionOf(inner);
+  if (descriptionOf(schema) !== descriptionOf(inner)) return descriptionOf(schema);
+  // A named object described again for one field (`ownerView.describe(…)`): zod keeps the original as parent.
+  const parent = defOf(inner).type === 'object' ? (inner._zod as { parent?: AnySchema }).parent : undefined;
+  return parent && descriptionOf(parent) !== descriptionOf(inner) ? descriptionOf(inner) : undefined;
 }
 
 /**
@@ -175,28 +186,63 @@ export function inputTypes(builder: Builder) {
 /**
  * Object types of read views from their zod schemas: object → object type (each field read by its
  * name, a missing value read as null), nullable or optional → nullable, the rest as for inputs.
- * Nested objects are named in the `graphql` registry.
+ * Nested objects are named in the `graphql` registry. One mapper per builder, so that a nested view
+ * is one type wherever it appears.
  */
-export function outputTypes(builder: Builder) {
+const outputMappers = new WeakMap<Builder, { typeOf: (schema: AnySchema) => Ref; fieldsOf: (t: Ref, shape: Record<string, AnySchema>, types: Record<string, Ref>, resolvers?: Record<string, Ref>) => Record<string, Ref> }>();
+function outputMapper(builder: Builder) {
+  const known = outputMappers.get(builder);
+  if (known) return known;
   const { typeOf } = typeMapper(builder, (schema, def) =>
     def.type === 'object' ? objectOf(nameOf(schema, 'object'), def.shape as Record<string, AnySchema>, descriptionOf(schema)) : 'JSON',
   );
 
-  function objectOf(name: string, shape: Record<string, AnySchema>, description?: string): Ref {
-    return builder.objectRef<Record<string, unknown>>(name).implement({
-      description,
-      fields: (t: Ref) =>
-        Object.fromEntries(
-          Object.entries(shape).map(([field, schema]) => {
-            const { inner, optional } = unwrap(schema);
-            return [field, t.field({ type: typeOf(inner), nullable: optional, description: fieldDescription(schema, inner), resolve: (parent: Record<string, unknown>) => parent[field] ?? null })];
-          }),
-        ),
-    });
+  // Exposed (read by name, which compiled operations inline) unless a resolver is given.
+  function fieldsOf(t: Ref, shape: Record<string, AnySchema>, types: Record<string, Ref>, resolvers: Record<string, Ref> = {}): Record<string, Ref> {
+    for (const field of [...Object.keys(types), ...Object.keys(resolvers)]) if (!(field in shape)) throw new Error(`The view has no field ${field}`);
+    return Object.fromEntries(
+      Object.entries(shape).map(([field, schema]) => {
+        const { inner, optional } = unwrap(schema);
+        const type = types[field] ?? typeOf(inner);
+        // An enum given another type loses its values; the description that names them stays on the field.
+        const description = field in types && defOf(inner).type === 'enum' ? descriptionOf(schema) : fieldDescription(schema, inner);
+        const options = { type, nullable: optional, description };
+        return [field, resolvers[field] ? t.field({ ...options, resolve: resolvers[field] }) : t.expose(field, options)];
+      }),
+    );
   }
 
+  function objectOf(name: string, shape: Record<string, AnySchema>, description?: string): Ref {
+    return builder.objectRef<Record<string, unknown>>(name).implement({ description, fields: (t: Ref) => fieldsOf(t, shape, {}) });
+  }
+
+  const mapper = { typeOf, fieldsOf };
+  outputMappers.set(builder, mapper);
+  return mapper;
+}
+
+export function outputTypes(builder: Builder) {
+  const { typeOf } = outputMapper(builder);
   /** The object type of a read view (a named zod object), typed by what its resolvers hand it. */
   return function outputType<Parent extends object>(schema: AnySchema): ObjectRef<SubgraphSchemaTypes, Parent> {
     return typeOf(schema);
   };
+}
+
+/**
+ * The fields of an object type that a read view states (the zod schema REST answers with), for the
+ * `fields` of a type that adds its own (relations, GraphQL-only fields): each by its name, with the
+ * view's type, nullability and description, resolved from the parent's property of that name.
+ * `types` gives a field the type GraphQL says otherwise: an object type declared with relations, or
+ * String for an enum whose values are not GraphQL names; `resolvers` computes a field the parent
+ * does not carry under its name.
+ */
+export function viewFields(builder: Builder) {
+  const { fieldsOf } = outputMapper(builder);
+  return <Shape extends Record<string, AnySchema>>(
+    t: Ref,
+    view: z.ZodObject<Shape>,
+    types: Partial<Record<keyof Shape & string, Ref>> = {},
+    resolvers: Partial<Record<keyof Shape & string, (parent: never, args: never, ctx: never) => unknown>> = {},
+  ) => fieldsOf(t, view.shape, types as Record<string, Ref>, resolvers as Record<string, Ref>);
 }

@@ -1,6 +1,7 @@
 // An organisation's API keys (v1), managed by its administrators: the key itself is answered only
 // when it is issued (creation, rotation).
-import { inputTypes } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
+import { apiKeyView, issuedApiKeyView } from '../views.ts';
 import { builder } from '../builder.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeyView, type IssuedApiKey } from '../api-key-admin.ts';
@@ -8,25 +9,15 @@ import { apiKeyCreateInput, apiKeyRotateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
 import { pageType } from './page.ts';
 
+const fieldsOf = viewFields(builder);
+
 export const OrganisationApiKey = builder.objectRef<ApiKeyView>('OrganisationApiKey').implement({
-  description: 'An organisation API key for the v1 read API: never the key itself, which is shown once.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    organisationId: t.exposeID('organisationId'),
-    name: t.exposeString('name'),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the key, to recognise it.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'To the minute.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Set by a rotation with a grace period.' }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-  }),
+  description: apiKeyView.description,
+  fields: (t) => fieldsOf(t, apiKeyView),
 });
 
 const IssuedApiKeyRef = builder.objectRef<IssuedApiKey>('IssuedApiKey').implement({
-  fields: (t) => ({
-    apiKey: t.field({ type: OrganisationApiKey, resolve: (issued) => issued.apiKey }),
-    key: t.exposeString('key', { description: 'The key: send it in x-api-key. Shown only now.' }),
-  }),
+  fields: (t) => fieldsOf(t, issuedApiKeyView, { apiKey: OrganisationApiKey }),
 });
 
 const ApiKeyPage = pageType('OrganisationApiKeyPage', OrganisationApiKey);

@@ -1,9 +1,11 @@
 // Match chat for applications: messages with their reactions, and the application's own reaction.
 // Rules live in ../chat.ts.
 import { builder } from '../builder.ts';
-import { ChatVisibilityEnum, MatchSideEnum } from './enums.ts';
+import './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { chatMessageView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
-import { getMessage, listMessages, react, type ChatActor, type ChatMessageView, type ChatReactionView } from '../chat.ts';
+import { getMessage, listMessages, react, type ChatActor, type ChatMessageView } from '../chat.ts';
 import { pageType } from './page.ts';
 
 type Variant<T extends ChatActor['type']> = Extract<ChatActor, { type: T }>;
@@ -31,31 +33,9 @@ const ChatActorUnion = builder.unionType('ChatActor', {
   resolveType: (actor) => TYPE_NAMES[actor.type],
 });
 
-const ChatReaction = builder.objectRef<ChatReactionView>('ChatReaction').implement({
-  fields: (t) => ({
-    emoji: t.exposeString('emoji'),
-    count: t.exposeInt('count'),
-    reactedByApplication: t.exposeBoolean('reactedByApplication', { description: 'Whether the calling application is among those who reacted so.' }),
-  }),
-});
-
 export const ChatMessage = builder.objectRef<ChatMessageView>('ChatMessage').implement({
-  description: 'A message of a match chat. A deleted one keeps its place, without content or reactions.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    matchId: t.exposeID('matchId'),
-    type: t.exposeString('type', { description: 'text, system or announcement' }),
-    actor: t.field({ type: ChatActorUnion, resolve: (message) => message.actor }),
-    content: t.exposeString('content', { nullable: true }),
-    replyToId: t.exposeID('replyToId', { nullable: true }),
-    senderSide: t.expose('senderSide', { type: MatchSideEnum, nullable: true, description: 'The side of the match the writer plays for; null for others.' }),
-    visibility: t.expose('visibility', { type: ChatVisibilityEnum }),
-    reactions: t.field({ type: [ChatReaction], resolve: (message) => message.reactions }),
-    deleted: t.exposeBoolean('deleted'),
-    revision: t.exposeInt('revision', { description: 'Its ETag is "<revision>": the If-Match of a reaction.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  description: chatMessageView.description,
+  fields: (t) => viewFields(builder)(t, chatMessageView, { actor: ChatActorUnion }),
 });
 
 const ChatMessagePage = pageType('ChatMessagePage', ChatMessage);

@@ -1,24 +1,18 @@
 // Owner transfers: the queries and mutations the REST routes run. Rules live in ../owner-transfers/.
-import { inputTypes } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
 import { OwnerTransferStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createTransferInput } from '../owner-transfers/inputs.ts';
+import { ownerTransferView } from '../owner-transfers/views.ts';
 import { createTransfer, getTransfer, listTransfers, transition, type TransferView } from '../owner-transfers/transfers.ts';
 import { Owner } from './application.ts';
 import { pageType } from './page.ts';
 
 export const OwnerTransfer = builder.objectRef<TransferView & { replayed?: boolean }>('OwnerTransfer').implement({
-  description: 'An offer of an application to another owner.',
+  description: ownerTransferView.description,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    applicationId: t.exposeID('applicationId'),
-    status: t.expose('status', { type: OwnerTransferStatusEnum }),
-    fromOwner: t.field({ type: Owner, description: 'The owner when the transfer was offered.', resolve: (transfer) => transfer.fromOwner }),
-    toOwner: t.field({ type: Owner, resolve: (transfer) => transfer.toOwner }),
-    revision: t.exposeInt('revision', { description: 'Moves on with each change of status.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    ...viewFields(builder)(t, ownerTransferView, { fromOwner: Owner, toOwner: Owner }),
     replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (transfer) => transfer.replayed ?? false }),
   }),
 });

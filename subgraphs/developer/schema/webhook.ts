@@ -1,8 +1,8 @@
 // Webhooks: endpoints, deliveries and their attempts under Application, the event-type catalogue,
 // and the mutations the REST routes run. Rules live in ../webhooks/.
-import { inputTypes } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
-import { WebhookEndpointStatusEnum } from './enums.ts';
+import './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/delivery-log.ts';
 import {
@@ -18,69 +18,35 @@ import {
 } from '../webhooks/endpoints.ts';
 import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../shared/change-catalogue.ts';
 import { createEndpointInput, recoverInput, updateEndpointInput } from '../webhooks/inputs.ts';
+import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView } from '../webhooks/views.ts';
 import { Application } from './application.ts';
 import { pageType } from './page.ts';
 
+const fieldsOf = viewFields(builder);
+
 export const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint').implement({
-  description: 'Where an application receives webhooks. Its signing secret is answered only at creation and rotation.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    applicationId: t.exposeID('applicationId'),
-    name: t.exposeString('name'),
-    url: t.exposeString('url'),
-    status: t.expose('status', { type: WebhookEndpointStatusEnum }),
-    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'manual, gone (the receiver answered 410) or failing (5 days without a success)' }),
-    description: t.exposeString('description', { nullable: true }),
-    subscribedEvents: t.exposeStringList('subscribedEvents'),
-    revision: t.exposeInt('revision', { description: 'Its ETag is "<revision>"; PATCH needs it in If-Match.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  description: webhookEndpointView.description,
+  fields: (t) => fieldsOf(t, webhookEndpointView),
 });
 
 const WebhookEndpointWithSecret = builder
   .objectRef<{ endpoint: EndpointView; secret: string; replayed?: boolean }>('WebhookEndpointWithSecret')
   .implement({
     fields: (t) => ({
-      endpoint: t.field({ type: WebhookEndpoint, resolve: (result) => result.endpoint }),
-      secret: t.exposeString('secret', { description: 'whsec_…: verify deliveries with it (Standard Webhooks).' }),
+      ...fieldsOf(t, webhookEndpointWithSecretView, { endpoint: WebhookEndpoint }),
       replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (result) => result.replayed ?? false }),
     }),
   });
 
+const WebhookAttempt = builder.objectRef<AttemptView>('WebhookAttempt').implement({ fields: (t) => fieldsOf(t, webhookAttemptView) });
+
 export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boolean }>('WebhookDelivery').implement({
-  description: 'One change (or test) on its way to one endpoint.',
+  description: webhookDeliveryView.description,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Also the webhook-id header of every attempt.' }),
-    applicationId: t.exposeID('applicationId'),
-    installationId: t.exposeID('installationId'),
-    endpointId: t.exposeID('endpointId'),
-    eventId: t.exposeID('eventId', { description: 'The change delivered (data.changeId of the body).' }),
-    eventType: t.exposeString('eventType'),
-    status: t.exposeString('status', { description: 'pending, failed (will retry), succeeded or dead-letter' }),
-    attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made, the one in progress included.' }),
-    responseStatus: t.exposeInt('responseStatus', { nullable: true }),
-    errorCode: t.exposeString('errorCode', { nullable: true }),
-    redeliveryOf: t.exposeID('redeliveryOf', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    ...fieldsOf(t, webhookDeliveryView, { status: 'String' }),
     replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (row) => row.replayed ?? false }),
     attempts: t.field({
-      type: pageType('WebhookAttemptPage', builder.objectRef<AttemptView>('WebhookAttempt').implement({
-        fields: (a) => ({
-          number: a.exposeInt('number'),
-          startedAt: a.expose('startedAt', { type: 'DateTime' }),
-          durationMs: a.exposeInt('durationMs'),
-          responseStatus: a.exposeInt('responseStatus', { nullable: true }),
-          errorCode: a.exposeString('errorCode', {
-            nullable: true,
-            description:
-              'null after a 2xx answer; otherwise why not: timeout, connection_refused, dns_failed, tls_error, blocked_address, connection_reset, unreachable, network_error, http_error; in_progress while the attempt is being made (logged before the request is sent; durationMs 0); interrupted when its worker stopped before recording the outcome (the receiver may or may not have had it; durationMs 0).',
-          }),
-          responseBody: a.exposeString('responseBody', { nullable: true, description: 'The first 1 KB of the answer.' }),
-        }),
-      })),
+      type: pageType('WebhookAttemptPage', WebhookAttempt),
       args: { cursor: t.arg.string(), limit: t.arg.int() },
       directives: PAGED_BY_LIMIT,
       resolve: (row, args, ctx) => listAttempts(ctx, row.applicationId, row.id, args),

@@ -1,0 +1,30 @@
+// An owner transfer as read: the REST responses and OpenAPI take this schema, and the GraphQL
+// OwnerTransfer takes its fields from it (shared/zod-graphql.ts viewFields).
+import { z } from 'zod';
+import { graphql, idString, isoTimestamp } from '../../shared/zod-graphql.ts';
+import { OWNER_TYPES } from '../vocabulary.ts';
+import { TRANSFER_STATUSES } from './inputs.ts';
+
+export const ownerView = z
+  .object({ type: z.enum(OWNER_TYPES).register(graphql, { name: 'OwnerType' }), id: idString })
+  .strict()
+  .describe('Who owns an application: an organisation, a team or a user.')
+  .meta({ id: 'Owner' });
+
+export const ownerTransferView = z
+  .object({
+    id: idString,
+    applicationId: idString,
+    status: z
+      .enum(TRANSFER_STATUSES)
+      .register(graphql, { name: 'OwnerTransferStatus' })
+      .describe('pending, accepted, declined, cancelled, or expired (pending past expiresAt)'),
+    fromOwner: ownerView.describe('The owner when the transfer was offered.'),
+    toOwner: ownerView,
+    revision: z.number().int().describe('Moves on with each change of status.'),
+    createdAt: isoTimestamp,
+    expiresAt: isoTimestamp,
+  })
+  .strict()
+  .describe('An offer of an application to another owner.')
+  .meta({ id: 'OwnerTransfer' });
