@@ -1,6 +1,6 @@
-// A field is an enum in REST exactly when it is one in GraphQL, with the same values: each route's
-// response schema (zod) is walked beside its operation's selection (typed by the supergraph), and a
-// leaf the two describe differently fails. The REST selection is derived from the zod schema
+// A field is an enum in REST exactly when it is one in GraphQL, with the same values, and is described
+// alike: each route's response schema (zod) is walked beside its operation's selection (typed by the
+// supergraph), and a field the two state differently fails. The REST selection is derived from the zod schema
 // (selectionOf), so a response field is found at the end of a selection path of the same names.
 import { readFileSync } from 'node:fs';
 import { buildASTSchema, getNamedType, isEnumType, isScalarType, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLNamedType } from 'graphql';
@@ -55,6 +55,61 @@ function selectionLeaves(document: ReturnType<typeof parse>) {
   return leaves;
 }
 
+/** The described fields of a response schema: their path and the description REST gives them. */
+function describedFieldsOf(s: AnySchema, path: string[] = [], out: { path: string[]; description: string }[] = [], seen = new Set<AnySchema>()) {
+  if (seen.has(s)) return out;
+  seen.add(s);
+  const def = defOf(s);
+  if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(def.type)) describedFieldsOf(def.innerType as AnySchema, path, out, seen);
+  else if (def.type === 'array') describedFieldsOf(def.element as AnySchema, path, out, seen);
+  else if (def.type === 'object') {
+    for (const [key, value] of Object.entries(def.shape as Record<string, AnySchema>)) {
+      const description = fieldDescriptionOf(value);
+      if (description) out.push({ path: [...path, key], description });
+      describedFieldsOf(value, [...path, key], out, new Set(seen));
+    }
+  }
+  return out;
+}
+
+/** A field's own description: on the field or a wrapper of it, not an enum's or a named object's own. */
+function fieldDescriptionOf(s: AnySchema): string | undefined {
+  const own = (s as z.ZodType).description;
+  const def = defOf(s);
+  if (['optional', 'nullable', 'default', 'readonly', 'nonoptional'].includes(def.type)) {
+    const inner = def.innerType as AnySchema;
+    return own !== undefined && own !== (inner as z.ZodType).description ? own : fieldDescriptionOf(inner);
+  }
+  if (def.type === 'enum') return undefined;
+  if (def.type === 'object') {
+    const parent = (s._zod as { parent?: AnySchema }).parent;
+    return parent && (parent as z.ZodType).description !== own ? own : undefined;
+  }
+  return own;
+}
+
+/** Every field of an operation with a selection path: its GraphQL description. */
+function selectionDescriptions(document: ReturnType<typeof parse>) {
+  const typeInfo = new TypeInfo(schema);
+  const path: string[] = [];
+  const fields: { path: string[]; description: string | null | undefined }[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(node) {
+          path.push(node.alias?.value ?? node.name.value);
+          fields.push({ path: [...path], description: typeInfo.getFieldDef()?.description });
+        },
+        leave() {
+          path.pop();
+        },
+      },
+    }),
+  );
+  return fields;
+}
+
 const endsWith = (path: string[], tail: string[]) => tail.length <= path.length && tail.every((name, i) => path[path.length - tail.length + i] === name);
 
 describe('REST and GraphQL', () => {
@@ -78,6 +133,27 @@ describe('REST and GraphQL', () => {
       }
     }
     expect(compared).toBeGreaterThan(500);
+    expect([...new Set(disagreements)]).toEqual([]);
+  });
+
+  it('describe a field alike: what REST says of a field, GraphQL says of it too', () => {
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (const row of routeTable) {
+      const selection = selectionDescriptions(row.operation.document);
+      for (const field of describedFieldsOf(row.success.schema as AnySchema)) {
+        // The shortest selection path that ends with the REST path: the field itself, not a namesake deeper down.
+        const candidates = selection.filter((candidate) => endsWith(candidate.path, field.path));
+        const shortest = Math.min(...candidates.map((candidate) => candidate.path.length));
+        for (const match of candidates.filter((candidate) => candidate.path.length === shortest)) {
+          compared += 1;
+          if (match.description !== field.description) {
+            disagreements.push(`${row.operationId} ${field.path.join('.')}: REST "${field.description}", GraphQL "${match.description ?? ''}"`);
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
     expect([...new Set(disagreements)]).toEqual([]);
   });
 });

@@ -3,34 +3,14 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/shared/competition-vocabulary.ts';
+import { eventView, userView } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 
 
 
 
-export const organisationEventSchema = z
-  .object({
-    id: z.string(),
-    organisationId: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    type: z.string(),
-    visibility: z.enum(EVENT_VISIBILITIES),
-    state: z.enum(EVENT_STATES),
-    platform: z.string(),
-    currency: z.string(),
-    region: z.string().nullable(),
-    bannerUrl: z.string().nullable(),
-    description: z.string().nullable(),
-    firstStageId: z.string().nullable(),
-    completedAt: z.string().nullable(),
-    revision: z.number().int(),
-  })
-  .strict()
-  .meta({ id: 'OrganisationEvent' });
-
-export const EVENT_FIELDS = selectionOf(organisationEventSchema);
+export const EVENT_FIELDS = selectionOf(eventView);
 
 export const playerStatisticsSchema = z
   .object({
@@ -44,19 +24,6 @@ export const playerStatisticsSchema = z
   .meta({ id: 'PlayerStatistics' });
 
 const STATS_FIELDS = selectionOf(playerStatisticsSchema);
-
-export const userSchema = z
-  .object({
-    id: z.string(),
-    displayName: z.string(),
-    username: z.string().nullable(),
-    imageUrl: z.string().nullable(),
-    nationality: z.string().nullable(),
-    primaryPlatform: z.string().nullable(),
-    platforms: z.array(z.string()),
-  })
-  .strict()
-  .meta({ id: 'User' });
 
 export const competitionReadRoutes: RouteRow[] = [
   defineRoute({
@@ -91,7 +58,7 @@ export const competitionReadRoutes: RouteRow[] = [
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,
-    success: { status: 200, schema: organisationEventSchema, description: 'A page of events.' },
+    success: { status: 200, schema: eventView, description: 'A page of events.' },
     errors: [400, 401, 403, 429, 500, 503],
   }),
   defineRoute({
@@ -137,7 +104,7 @@ export const competitionReadRoutes: RouteRow[] = [
     respond: revisionEtag((data) => data.event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5": the If-Match of its next write.', schema: { type: 'string' } } },
-    success: { status: 200, schema: organisationEventSchema, description: 'The event.' },
+    success: { status: 200, schema: eventView, description: 'The event.' },
     errors: [400, 401, 404, 429, 500, 503],
     example: {
       request: 'GET /api/v2/events/evt_open',
@@ -156,7 +123,7 @@ export const competitionReadRoutes: RouteRow[] = [
     operation: prepareOperation('query GetUser($userId: ID!) { user(id: $userId) { id displayName username imageUrl nationality primaryPlatform platforms } }'),
     variables: ({ path }) => ({ userId: path.userId }),
     result: (data) => data.user,
-    success: { status: 200, schema: userSchema, description: 'The user profile (public fields only).' },
+    success: { status: 200, schema: userView, description: 'The user profile (public fields only).' },
     errors: [401, 404, 429, 500, 503],
   }),
 ];

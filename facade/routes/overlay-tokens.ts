@@ -4,32 +4,13 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { overlayTokenCreateInput } from '../../subgraphs/competitions/inputs.ts';
+import { issuedOverlayTokenView as issuedSchema, overlayTokenView as overlayTokenSchema } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Overlay tokens';
 const WHO =
   'Callers: a token with broadcast:manage (403 missing_scope), of an application installed on the organisation or the event; a user actor must hold broadcast:manage there (403 missing_permission).';
-
-export const overlayTokenSchema = z
-  .object({
-    id: z.string(),
-    organisationId: z.string(),
-    eventId: z.string().describe('The one event the token reads.'),
-    label: z.string(),
-    prefix: z.string().describe('The first characters of the token.'),
-    createdAt: z.string(),
-    expiresAt: z.string().describe('When it stops working (at most 30 days after it was issued).'),
-    lastUsedAt: z.string().nullable().describe('To the minute.'),
-    revokedAt: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'OverlayToken' });
-
-const issuedSchema = z
-  .object({ overlayToken: overlayTokenSchema, token: z.string().describe('The token itself, for x-overlay-token or an overlay URL: shown only in this answer.') })
-  .strict()
-  .meta({ id: 'IssuedOverlayToken' });
 
 const headers = z.object({ 'x-request-id': requestIdHeader });
 const orgPath = z.object({ organisationId: idParam });

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, revisionEtag, selectionOf } from './common.ts';
-import { v1MatchSchema, v1StageSchema, v1StandingSchema } from './v1.ts';
+import { matchView, stageView, standingView } from '../../subgraphs/competitions/views.ts';
 
-export const stageSchema = v1StageSchema.meta({ id: 'Stage' });
-export const matchSchema = v1MatchSchema.meta({ id: 'Match' });
-export const standingSchema = v1StandingSchema.meta({ id: 'Standing' });
+export const stageSchema = stageView.meta({ id: 'Stage' });
+export const matchSchema = matchView.meta({ id: 'Match' });
+export const standingSchema = standingView.meta({ id: 'Standing' });
 
 export const stageRoutes: RouteRow[] = [
   defineRoute({

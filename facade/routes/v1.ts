@@ -4,11 +4,9 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
-import { organisationEventSchema, userSchema } from './competition-reads.ts';
-import { overlayTokenSchema } from './overlay-tokens.ts';
-import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, STAGE_FORMATS, TIEBREAKERS } from '../../subgraphs/shared/competition-vocabulary.ts';
-import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from '../../subgraphs/competitions/inputs.ts';
-import { resolvedSettingsSchema, stageSeedingSchema } from '../../subgraphs/competitions/tournament/views.ts';
+import { broadcastView, eventDetailView, groupView, invitationView, matchView, organisationView, overlayTokenView as overlayTokenSchema, participantView, playdayView, roundView, stageView, standingView, userView } from '../../subgraphs/competitions/views.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/shared/competition-vocabulary.ts';
+import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';
 const KEY =
@@ -20,203 +18,11 @@ const headers = z.object({
   'x-request-id': requestIdHeader,
 });
 
-export const v1OrganisationSchema = z
-  .object({ id: z.string(), name: z.string(), slug: z.string(), createdAt: z.string() })
-  .strict()
-  .meta({ id: 'V1Organisation' });
-
-/** The v2 event with what viewers and overlays show: the game, the schedule and the branding. */
-export const v1EventSchema = organisationEventSchema
-  .extend({
-    game: z.string().nullable().describe('The game played, e.g. cs2.'),
-    timezone: z.string().describe('The IANA time zone the schedule is planned in, e.g. Europe/Berlin.'),
-    startsAt: z.string().nullable(),
-    endsAt: z.string().nullable(),
-    logoUrl: z.string().nullable(),
-    primaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
-    secondaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
-  })
-  .strict()
-  .meta({ id: 'V1Event' });
-const V1_EVENT_FIELDS = selectionOf(v1EventSchema);
+const V1_EVENT_FIELDS = selectionOf(eventDetailView);
 
 export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl: z.string().nullable() }).strict().meta({ id: 'V1Map' });
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
-
-export const stageSettingsSchema = resolvedSettingsSchema.meta({ id: 'StageSettings' });
-const stageSeedingRead = stageSeedingSchema
-  .nullable()
-  .describe('The manual order set before start, then the seeding frozen at start; null while none is set.')
-  .meta({ id: 'StageSeeding' });
-
-export const v1StageSchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    name: z.string(),
-    format: z.enum(STAGE_FORMATS),
-    bestOf: z.number().int(),
-    position: z.number().int(),
-    status: z.enum(STAGE_STATUSES),
-    settings: stageSettingsSchema,
-    seeding: stageSeedingRead,
-  })
-  .strict()
-  .meta({ id: 'V1Stage' });
-export const v1GroupSchema = z
-  .object({ id: z.string(), eventId: z.string(), stageId: z.string(), name: z.string(), position: z.number().int() })
-  .strict()
-  .meta({ id: 'V1Group' });
-export const v1RoundSchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    stageId: z.string(),
-    groupId: z.string().nullable(),
-    number: z.number().int().describe('From 1, per group and bracket.'),
-    name: z.string(),
-    bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
-  })
-  .strict()
-  .meta({ id: 'V1Round' });
-
-export const v1ParticipantSchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    teamId: z.string(),
-    name: z.string().describe("The team's name."),
-    logoUrl: z.string().nullable().describe("The team's logo."),
-    status: z.enum(PARTICIPANT_STATUSES),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    lineup: z.array(z.object({ userId: z.string(), role: z.string(), displayName: z.string() }).strict()),
-  })
-  .strict()
-  .meta({ id: 'V1Participant' });
-export const v1InvitationSchema = z
-  .object({ id: z.string(), eventId: z.string(), teamId: z.string(), stageId: z.string().nullable(), groupId: z.string().nullable(), status: z.string(), createdAt: z.string() })
-  .strict()
-  .meta({ id: 'V1Invitation' });
-export const v1BroadcastSchema = z
-  .object({
-    eventId: z.string(),
-    streamUrl: z.string().nullable(),
-    youtubeUrl: z.string().nullable(),
-    overlayTheme: z.string(),
-    primaryColor: z.string().nullable(),
-    delaySeconds: z.number().int(),
-    showScores: z.boolean(),
-    updatedAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'V1Broadcast' });
-export const v1PlaydaySchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    name: z.string(),
-    date: z.string(),
-    liveMatchId: z.string().nullable(),
-    overlayScoreA: z.number().int().nullable(),
-    overlayScoreB: z.number().int().nullable(),
-    staff: z.array(z.object({ userId: z.string(), role: z.string() }).strict()),
-  })
-  .strict()
-  .meta({ id: 'V1Playday' });
-
-const matchLinkSchema = z.object({ matchId: z.string(), slot: z.enum(['a', 'b']) }).strict().nullable().meta({ id: 'MatchLink' });
-// The GraphQL union SlotSource: each option is named after its GraphQL type, which selectionOf selects on.
-const matchSourceSchema = z
-  .union([
-    z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict().meta({ id: 'SeedSource' }),
-    z.object({ type: z.enum(['winner', 'loser']), matchId: z.string() }).strict().meta({ id: 'MatchSource' }),
-  ])
-  .nullable()
-  .meta({ id: 'SlotSource' });
-
-/** What a stage start generates on each match; null on matches that were not generated. */
-const matchStructureFields = {
-  roundNumber: z.number().int().nullable().describe('The round number, restarting per group and bracket.'),
-  position: z.number().int().nullable().describe('1-based position within the round.'),
-  bracket: z.enum(BRACKET_ORDER).nullable().describe('null outside elimination brackets.'),
-  winnerTo: matchLinkSchema.describe('Where the winner goes next.'),
-  loserTo: matchLinkSchema.describe('Where the loser goes next (double elimination, third place match).'),
-  sourceA: matchSourceSchema.describe('Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye).'),
-  sourceB: matchSourceSchema.describe('Who fills slot b, as sourceA.'),
-  opponents: z
-    .array(z.object({ participantId: z.string(), place: z.number().int().nullable(), points: z.number().int().nullable() }).strict())
-    .nullable()
-    .describe('Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels.'),
-};
-
-const opponentSchema = z
-  .object({
-    participantId: z.string(),
-    teamId: z.string().nullable(),
-    name: z.string().nullable().describe("The team's name."),
-    logoUrl: z.string().nullable(),
-    score: z.number().int().nullable(),
-    result: z.enum(['win', 'loss', 'draw']).nullable().describe('Once the match is completed.'),
-    forfeit: z.boolean().describe('This side lost by forfeit.'),
-  })
-  .strict()
-  .meta({ id: 'V1MatchOpponent' });
-export const v1MatchSchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    stageId: z.string(),
-    groupId: z.string().nullable(),
-    roundId: z.string().nullable(),
-    status: z.enum(MATCH_STATUSES),
-    bestOf: z.number().int(),
-    isFreeWin: z.boolean(),
-    opponentA: opponentSchema.nullable(),
-    opponentB: opponentSchema.nullable(),
-    maps: z.array(
-      z
-        .object({ position: z.number().int(), mapId: z.string(), mapName: z.string(), scoreA: z.number().int().nullable(), scoreB: z.number().int().nullable(), winner: z.enum(['a', 'b']).nullable() })
-        .strict(),
-    ),
-    scheduledAt: z.string().nullable(),
-    startedAt: z.string().nullable(),
-    completedAt: z.string().nullable(),
-    streamUrl: z.string().nullable(),
-    updatedAt: z.string(),
-    ...matchStructureFields,
-  })
-  .strict()
-  .meta({ id: 'V1Match' });
-
-export const v1StandingSchema = z
-  .object({
-    id: z.string(),
-    eventId: z.string(),
-    stageId: z.string(),
-    groupId: z.string().nullable(),
-    participantId: z.string(),
-    name: z.string().nullable().describe("The team's name."),
-    logoUrl: z.string().nullable(),
-    rank: z.number().int(),
-    played: z.number().int(),
-    wins: z.number().int(),
-    draws: z.number().int(),
-    losses: z.number().int(),
-    points: z.number().int().describe('Adjustments included.'),
-    scoreFor: z.number().int(),
-    scoreAgainst: z.number().int(),
-    scoreDifference: z.number().int(),
-    adjustmentPoints: z.number().int().describe('Points of the standing adjustments applied (part of points).'),
-    seed: z.number().int().nullable().describe("The participant's seed in the stage; null on a standing not computed from a stage the platform started."),
-    tiebreakers: z
-      .partialRecord(z.enum(TIEBREAKERS), z.number())
-      .describe("Each of the stage's tiebreakers with its value, in the stage's order; empty for elimination stages, which rank by the round reached."),
-    qualified: z.boolean().describe("Among the first `qualifiers` of its group once the stage is completed (false before)."),
-  })
-  .strict()
-  .meta({ id: 'V1Standing' });
 
 interface EventChildSpec {
   operationId: string;
@@ -320,10 +126,10 @@ export const v1Routes: RouteRow[] = [
     description: KEY,
     security: 'apiKey',
     input: { headers },
-    operation: prepareOperation(`query V1GetOrganisation { apiKey { organisation { ${selectionOf(v1OrganisationSchema)} } } }`),
+    operation: prepareOperation(`query V1GetOrganisation { apiKey { organisation { ${selectionOf(organisationView)} } } }`),
     variables: () => ({}),
     result: (data) => apiKey(data).organisation,
-    success: { status: 200, schema: v1OrganisationSchema, description: 'The organisation.' },
+    success: { status: 200, schema: organisationView, description: 'The organisation.' },
     errors: [400, 401, 429, 500, 503],
     example: { request: 'GET /api/v1/organisation', response: { data: { id: 'org_demo', name: 'Demo Esports', slug: 'demo', createdAt: '2026-01-01T00:00:00.000Z' } } },
   }),
@@ -370,7 +176,7 @@ export const v1Routes: RouteRow[] = [
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,
-    success: { status: 200, schema: v1EventSchema, description: 'A page of events.' },
+    success: { status: 200, schema: eventDetailView, description: 'A page of events.' },
     errors: [400, 401, 429, 500, 503],
     example: { request: 'GET /api/v1/events?state=scheduled', response: { data: [], meta: { nextCursor: null, hasMore: false } } },
   }),
@@ -390,7 +196,7 @@ export const v1Routes: RouteRow[] = [
     respond: revisionEtag((data) => apiKey(data).event),
     notModified: true,
     documentedHeaders: { ETag: { description: 'The event revision as a strong ETag, e.g. "5".', schema: { type: 'string' } } },
-    success: { status: 200, schema: v1EventSchema, description: 'The event.' },
+    success: { status: 200, schema: eventDetailView, description: 'The event.' },
     errors: [400, 401, 404, 429, 500, 503],
     example: { request: 'GET /api/v1/events/evt_open', response: { data: { id: 'evt_open', organisationId: 'org_demo', name: 'Demo Open', slug: 'open', type: 'cup', visibility: 'public', state: 'scheduled', platform: 'pc', currency: 'EUR', region: 'eu', bannerUrl: 'https://cdn.example.test/events/evt_open.png', description: 'Demo Open (demo event).', firstStageId: 'stg_open_groups', completedAt: null, revision: 5, game: 'cs2', timezone: 'Europe/Berlin', startsAt: '2026-01-05T09:00:00.000Z', endsAt: '2026-01-11T20:00:00.000Z', logoUrl: 'https://cdn.example.test/events/evt_open-logo.png', primaryColor: '#1f6feb', secondaryColor: '#f2cc60' } } },
   }),
@@ -401,7 +207,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Stages in order (position), 20 per page by default.',
     field: 'stagePage(cursor: $cursor, limit: $limit)',
     declarations: PAGE_VARS,
-    item: v1StageSchema,
+    item: stageView,
     list: true,
     query: pageQuery(),
     example: { request: 'GET /api/v1/events/evt_open/stages', response: { data: [{ id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending', settings: STAGE_SETTINGS_EXAMPLE, seeding: null }], meta: { nextCursor: null, hasMore: false } } },
@@ -413,7 +219,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One stage of the event; a stage of another event is 404.',
     field: 'stage(id: $stageId)',
     declarations: '$stageId: ID!',
-    item: v1StageSchema,
+    item: stageView,
     list: false,
     path_params: ['stageId'],
     example: { request: 'GET /api/v1/events/evt_open/stages/stg_open_groups', response: { data: { id: 'stg_open_groups', eventId: 'evt_open', name: 'Groups', format: 'round_robin', bestOf: 1, position: 1, status: 'pending', settings: STAGE_SETTINGS_EXAMPLE, seeding: null } } },
@@ -425,7 +231,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Groups by stage, then position; filter stageId.',
     field: 'groupPage(cursor: $cursor, limit: $limit, stageId: $stageId)',
     declarations: `${PAGE_VARS}, $stageId: ID`,
-    item: v1GroupSchema,
+    item: groupView,
     list: true,
     query: pageQuery({ stageId: idParam.optional() }),
     example: { request: 'GET /api/v1/events/evt_open/groups?stageId=stg_open_groups', response: { data: [{ id: 'grp_open_a', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group A', position: 1 }], meta: { nextCursor: null, hasMore: false } } },
@@ -437,7 +243,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One group of the event; a group of another event is 404.',
     field: 'group(id: $groupId)',
     declarations: '$groupId: ID!',
-    item: v1GroupSchema,
+    item: groupView,
     list: false,
     path_params: ['groupId'],
     example: { request: 'GET /api/v1/events/evt_open/groups/grp_open_a', response: { data: { id: 'grp_open_a', eventId: 'evt_open', stageId: 'stg_open_groups', name: 'Group A', position: 1 } } },
@@ -449,7 +255,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Rounds by stage, then number; filters stageId and groupId.',
     field: 'roundPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
-    item: v1RoundSchema,
+    item: roundView,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
     example: { request: 'GET /api/v1/events/evt_open/rounds?groupId=grp_open_a', response: { data: [{ id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null }], meta: { nextCursor: null, hasMore: false } } },
@@ -461,7 +267,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One round of the event; a round of another event is 404.',
     field: 'round(id: $roundId)',
     declarations: '$roundId: ID!',
-    item: v1RoundSchema,
+    item: roundView,
     list: false,
     path_params: ['roundId'],
     example: { request: 'GET /api/v1/events/evt_open/rounds/rnd_open_a1', response: { data: { id: 'rnd_open_a1', eventId: 'evt_open', stageId: 'stg_open_groups', groupId: 'grp_open_a', number: 1, name: 'Round 1', bracket: null } } },
@@ -473,7 +279,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Participants in registration order with their team name, logo and lineup; filter status.',
     field: 'participantPage(cursor: $cursor, limit: $limit, status: $status)',
     declarations: `${PAGE_VARS}, $status: ParticipantStatus`,
-    item: v1ParticipantSchema,
+    item: participantView,
     list: true,
     query: pageQuery({ status: z.enum(PARTICIPANT_STATUSES).optional() }),
     example: {
@@ -488,7 +294,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One participant of the event with its lineup.',
     field: 'participant(id: $participantId)',
     declarations: '$participantId: ID!',
-    item: v1ParticipantSchema,
+    item: participantView,
     list: false,
     path_params: ['participantId'],
     example: { request: 'GET /api/v1/events/evt_open/participants/par_alpha', response: { data: { id: 'par_alpha', eventId: 'evt_open', teamId: 'team_alpha', name: 'Team Alpha', logoUrl: null, status: 'confirmed', createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z', lineup: [] } } },
@@ -500,7 +306,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Invitations in creation order; filters stageId and groupId.',
     field: 'invitationPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
-    item: v1InvitationSchema,
+    item: invitationView,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
     example: { request: 'GET /api/v1/events/evt_open/invitations', response: { data: [{ id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: '2026-01-05T16:10:00.000Z' }], meta: { nextCursor: null, hasMore: false } } },
@@ -512,7 +318,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One invitation of the event.',
     field: 'invitation(id: $invitationId)',
     declarations: '$invitationId: ID!',
-    item: v1InvitationSchema,
+    item: invitationView,
     list: false,
     path_params: ['invitationId'],
     example: { request: 'GET /api/v1/events/evt_open/invitations/inv_open_1', response: { data: { id: 'inv_open_1', eventId: 'evt_open', teamId: 'team_charlie', stageId: 'stg_open_groups', groupId: 'grp_open_b', status: 'pending', createdAt: '2026-01-05T16:10:00.000Z' } } },
@@ -523,7 +329,7 @@ export const v1Routes: RouteRow[] = [
     summary: "An event's broadcast configuration",
     description: 'Stream links, overlay theme and colour, delay and whether scores show; 404 when the event has none.',
     field: 'broadcast',
-    item: v1BroadcastSchema,
+    item: broadcastView,
     list: false,
     example: { request: 'GET /api/v1/events/evt_open/broadcast', response: { data: { eventId: 'evt_open', streamUrl: 'https://twitch.example.test/demo', youtubeUrl: null, overlayTheme: 'default', primaryColor: '#ff4655', delaySeconds: 30, showScores: true, updatedAt: '2026-01-03T00:00:00.000Z' } } },
   }),
@@ -534,7 +340,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Playdays by date, with their live match, overlay score and staff.',
     field: 'playdayPage(cursor: $cursor, limit: $limit)',
     declarations: PAGE_VARS,
-    item: v1PlaydaySchema,
+    item: playdayView,
     list: true,
     query: pageQuery(),
     example: { request: 'GET /api/v1/events/evt_open/playdays', response: { data: [{ id: 'pd_open_1', eventId: 'evt_open', name: 'Day 1', date: '2026-02-01T00:00:00.000Z', liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0, staff: [{ userId: 'usr_erin', role: 'caster' }] }], meta: { nextCursor: null, hasMore: false } } },
@@ -546,7 +352,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One playday of the event.',
     field: 'playday(id: $playdayId)',
     declarations: '$playdayId: ID!',
-    item: v1PlaydaySchema,
+    item: playdayView,
     list: false,
     path_params: ['playdayId'],
     example: { request: 'GET /api/v1/events/evt_open/playdays/pd_open_1', response: { data: { id: 'pd_open_1', eventId: 'evt_open', name: 'Day 1', date: '2026-02-01T00:00:00.000Z', liveMatchId: 'mtc_open_1', overlayScoreA: 1, overlayScoreB: 0, staff: [] } } },
@@ -558,7 +364,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Matches in creation order with both opponents, the maps played, timing and stream link; filters stageId, groupId, roundId and status.',
     field: 'matchPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId, roundId: $roundId, status: $status)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID, $roundId: ID, $status: MatchStatus`,
-    item: v1MatchSchema,
+    item: matchView,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional(), roundId: idParam.optional(), status: z.enum(MATCH_STATUSES).optional() }),
     example: { request: 'GET /api/v1/events/evt_open/matches?status=completed', response: { data: [MATCH_EXAMPLE], meta: { nextCursor: null, hasMore: false } } },
@@ -570,7 +376,7 @@ export const v1Routes: RouteRow[] = [
     description: 'One match of the event.',
     field: 'match(id: $matchId)',
     declarations: '$matchId: ID!',
-    item: v1MatchSchema,
+    item: matchView,
     list: false,
     path_params: ['matchId'],
     example: { request: 'GET /api/v1/events/evt_open/matches/mtc_open_1', response: { data: MATCH_EXAMPLE } },
@@ -582,7 +388,7 @@ export const v1Routes: RouteRow[] = [
     description: 'Standings by stage, then group and rank (tied rows by seed): record, points with adjustments, score for and against, tiebreakers and qualification, as stored by the results that moved them; filters stageId and groupId. GET /api/v2/events/{eventId}/stages/{stageId}/standings reads one stage in rank order with an ETag.',
     field: 'standingPage(cursor: $cursor, limit: $limit, stageId: $stageId, groupId: $groupId)',
     declarations: `${PAGE_VARS}, $stageId: ID, $groupId: ID`,
-    item: v1StandingSchema,
+    item: standingView,
     list: true,
     query: pageQuery({ stageId: idParam.optional(), groupId: idParam.optional() }),
     example: {
@@ -602,10 +408,10 @@ export const v1Routes: RouteRow[] = [
     description: `Public profile fields of a user who is a member of a participating team or lineup in an event of the key's organisation; never e-mail or authentication data. Anyone else is 404. ${KEY}`,
     security: 'apiKey',
     input: { path: z.object({ userId: idParam }), headers },
-    operation: prepareOperation(`query V1GetUser($userId: ID!) { apiKey { user(id: $userId) { ${selectionOf(userSchema)} } } }`),
+    operation: prepareOperation(`query V1GetUser($userId: ID!) { apiKey { user(id: $userId) { ${selectionOf(userView)} } } }`),
     variables: ({ path }) => ({ userId: path.userId }),
     result: (data) => apiKey(data).user,
-    success: { status: 200, schema: userSchema, description: 'The public profile.' },
+    success: { status: 200, schema: userView, description: 'The public profile.' },
     errors: [400, 401, 404, 429, 500, 503],
     example: { request: 'GET /api/v1/users/usr_bob', response: { data: { id: 'usr_bob', displayName: 'Bob', username: 'bob', imageUrl: null, nationality: 'GB', primaryPlatform: 'pc', platforms: ['pc'] } } },
   }),

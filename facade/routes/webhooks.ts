@@ -3,18 +3,13 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createEndpointInput, DELIVERY_STATUSES, recoverInput, updateEndpointInput } from '../../subgraphs/developer/webhooks/inputs.ts';
-import { webhookAttemptView as attemptSchema, webhookDeliveryView as webhookDeliverySchema, webhookEndpointView as webhookEndpointSchema, webhookEndpointWithSecretView as endpointWithSecret } from '../../subgraphs/developer/webhooks/views.ts';
+import { webhookAttemptView as attemptSchema, webhookDeliveryView as webhookDeliverySchema, webhookEndpointView as webhookEndpointSchema, webhookEndpointWithSecretView as endpointWithSecret, webhookEventTypeView as eventTypeSchema } from '../../subgraphs/developer/webhooks/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Webhooks';
 const WHO =
   'Callers: a token of this application with an application actor, or with a user actor who manages the application owner (403 otherwise); any other application is 404.';
-
-const eventTypeSchema = z
-  .object({ name: z.string(), description: z.string(), payloadSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of a delivery body.') })
-  .strict()
-  .meta({ id: 'WebhookEventType' });
 
 const deletedSchema = z.object({ id: z.string(), deleted: z.boolean() }).strict().meta({ id: 'WebhookEndpointDeleted' });
 const recoveredSchema = z.object({ endpointId: z.string(), requeued: z.number().int() }).strict().meta({ id: 'WebhookRecoverResult' });

@@ -2100,6 +2100,7 @@ export interface components {
                 [key: string]: string[];
             } | null;
         };
+        /** @description An event of an organisation. */
         OrganisationEvent: {
             id: string;
             organisationId: string;
@@ -2150,6 +2151,7 @@ export interface components {
             defusePercent: number;
             rating: number;
         };
+        /** @description A user profile: public fields only. */
         User: {
             id: string;
             displayName: string;
@@ -2215,6 +2217,7 @@ export interface components {
             seeding: components["schemas"]["StageSeeding"];
         };
         Match: components["schemas"]["V1Match"];
+        /** @description One side of a match. */
         V1MatchOpponent: {
             participantId: string;
             teamId: string | null;
@@ -2224,14 +2227,16 @@ export interface components {
             score: number | null;
             /** @description Once the match is completed. */
             result: ("win" | "loss" | "draw") | null;
-            /** @description This side lost by forfeit. */
+            /** @description True when this side lost by forfeit (a free win for the other side). */
             forfeit: boolean;
         };
+        /** @description Where the winner or loser of a match goes next: a match and its slot. */
         MatchLink: {
             matchId: string;
             /** @enum {string} */
             slot: "a" | "b";
-        } | null;
+        };
+        SlotSource: components["schemas"]["SeedSource"] | components["schemas"]["MatchSource"];
         SeedSource: {
             /** @constant */
             type: "seed";
@@ -2243,7 +2248,7 @@ export interface components {
             type: "winner" | "loser";
             matchId: string;
         };
-        SlotSource: (components["schemas"]["SeedSource"] | components["schemas"]["MatchSource"]) | null;
+        /** @description A match of an event. */
         V1Match: {
             id: string;
             eventId: string;
@@ -2267,30 +2272,33 @@ export interface components {
             scheduledAt: string | null;
             startedAt: string | null;
             completedAt: string | null;
+            /** @description Where this match is streamed; else the event's broadcast stream. */
             streamUrl: string | null;
             updatedAt: string;
-            /** @description The round number, restarting per group and bracket. */
+            /** @description The match's round's number (restarting per group and bracket); null without a round. */
             roundNumber: number | null;
-            /** @description 1-based position within the round. */
+            /** @description Generated matches: 1-based position within the round. */
             position: number | null;
             /** @description null outside elimination brackets. */
             bracket: ("winners" | "losers" | "grand_final" | "third_place") | null;
             /** @description Where the winner goes next. */
-            winnerTo: components["schemas"]["MatchLink"];
+            winnerTo: components["schemas"]["MatchLink"] | null;
             /** @description Where the loser goes next (double elimination, third place match). */
-            loserTo: components["schemas"]["MatchLink"];
-            /** @description Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye). */
-            sourceA: components["schemas"]["SlotSource"];
-            /** @description Who fills slot b, as sourceA. */
-            sourceB: components["schemas"]["SlotSource"];
+            loserTo: components["schemas"]["MatchLink"] | null;
+            /** @description Who fills slot a: {"type":"seed","seed":3} or {"type":"winner"|"loser","matchId"}; null: nobody (a bye) or not generated. */
+            sourceA: components["schemas"]["SlotSource"] | null;
+            /** @description Who fills slot b, as sourceA; null: nobody (a bye) or not generated. */
+            sourceB: components["schemas"]["SlotSource"] | null;
             /** @description Free-for-all matches: every participant, best seed first (opponentA and opponentB are null); null for duels. */
             opponents: {
                 participantId: string;
+                /** @description Finishing place once known (1 for a free win). */
                 place: number | null;
                 points: number | null;
             }[] | null;
         };
         Standing: components["schemas"]["V1Standing"];
+        /** @description A participant's place in a stage or group. */
         V1Standing: {
             id: string;
             eventId: string;
@@ -2300,6 +2308,7 @@ export interface components {
             /** @description The team's name. */
             name: string | null;
             logoUrl: string | null;
+            /** @description Tied rows share a rank (1, 2, 2, 4) only when every tiebreaker is equal. */
             rank: number;
             played: number;
             wins: number;
@@ -2314,13 +2323,14 @@ export interface components {
             adjustmentPoints: number;
             /** @description The participant's seed in the stage; null on a standing not computed from a stage the platform started. */
             seed: number | null;
-            /** @description Each of the stage's tiebreakers with its value, in the stage's order; empty for elimination stages, which rank by the round reached. */
+            /** @description Each of the stage's tiebreakers with its value, in the stage's order ({"points": 9, "head_to_head": 3, …}); empty for elimination stages, which rank by the round reached. */
             tiebreakers: {
                 [key: string]: number;
             };
             /** @description Among the first `qualifiers` of its group once the stage is completed (false before). */
             qualified: boolean;
         };
+        /** @description A message of a match chat. A deleted one keeps its place, without content or reactions. */
         ChatMessage: {
             id: string;
             matchId: string;
@@ -2338,7 +2348,7 @@ export interface components {
             /** @description Per emoji, in the order each was first used; empty when deleted. */
             reactions: components["schemas"]["ChatReaction"][];
             deleted: boolean;
-            /** @description Its ETag: the If-Match of a reaction write. */
+            /** @description Its ETag is "<revision>": the If-Match of a reaction write. */
             revision: number;
             createdAt: string;
             updatedAt: string;
@@ -2494,16 +2504,17 @@ export interface components {
         WebhookEventType: {
             name: string;
             description: string;
-            /** @description JSON Schema of a delivery body. */
+            /** @description JSON Schema of a delivery body of this type. */
             payloadSchema: {
                 [key: string]: unknown;
             };
         };
         WebhookEndpointWithSecret: {
             endpoint: components["schemas"]["WebhookEndpoint"];
-            /** @description whsec_…, answered only here and at rotation. */
+            /** @description whsec_…: verify deliveries with it (Standard Webhooks); answered only here and at rotation. */
             secret: string;
         };
+        /** @description Where an application receives webhooks. Its signing secret is answered only at creation and rotation. */
         WebhookEndpoint: {
             id: string;
             applicationId: string;
@@ -2515,6 +2526,7 @@ export interface components {
             disabledReason: string | null;
             description: string | null;
             subscribedEvents: string[];
+            /** @description Its ETag is "<revision>"; PATCH needs it in If-Match. */
             revision: number;
             createdAt: string;
             updatedAt: string;
@@ -2540,6 +2552,7 @@ export interface components {
              */
             status?: "active" | "disabled";
         };
+        /** @description One change (or test) on its way to one endpoint. */
         WebhookDelivery: {
             /** @description Also the webhook-id header of every attempt. */
             id: string;
@@ -2549,7 +2562,10 @@ export interface components {
             /** @description The change delivered (data.changeId in the body). */
             eventId: string;
             eventType: string;
-            /** @enum {string} */
+            /**
+             * @description pending, failed (will retry), succeeded or dead-letter
+             * @enum {string}
+             */
             status: "pending" | "failed" | "succeeded" | "dead-letter";
             /** @description Attempts made, the one in progress included. */
             attemptCount: number;
@@ -2585,6 +2601,7 @@ export interface components {
             id: string;
             deleted: boolean;
         };
+        /** @description An offer of an application to another owner. */
         OwnerTransfer: {
             id: string;
             applicationId: string;
@@ -2601,6 +2618,7 @@ export interface components {
             createdAt: string;
             expiresAt: string;
         };
+        /** @description Who owns an application: an organisation, a team or a user. */
         Owner: {
             /** @enum {string} */
             type: "organisation" | "team" | "user";
@@ -2625,11 +2643,12 @@ export interface components {
             /** @description The key itself, for x-api-key: shown only in this answer. */
             key: string;
         };
+        /** @description An organisation API key for the v1 read API: never the key itself, which is shown once. */
         OrganisationApiKey: {
             id: string;
             organisationId: string;
             name: string;
-            /** @description The first characters of the key. */
+            /** @description The first characters of the key, to recognise it. */
             prefix: string;
             createdAt: string;
             /** @description To the minute. */
@@ -2651,13 +2670,14 @@ export interface components {
             /** @description The token itself, for x-overlay-token or an overlay URL: shown only in this answer. */
             token: string;
         };
+        /** @description An overlay token: reads one event through v1 (x-overlay-token) and the gateway, never anything else. Never the token itself, which is shown once. */
         OverlayToken: {
             id: string;
             organisationId: string;
             /** @description The one event the token reads. */
             eventId: string;
             label: string;
-            /** @description The first characters of the token. */
+            /** @description The first characters of the token, to recognise it. */
             prefix: string;
             createdAt: string;
             /** @description When it stops working (at most 30 days after it was issued). */
@@ -2674,6 +2694,7 @@ export interface components {
             /** @description Seconds until the token stops working (60 s to 30 days); it cannot be extended, issue another. */
             expiresIn: number;
         };
+        /** @description An organisation that runs events. */
         V1Organisation: {
             id: string;
             name: string;
@@ -2710,6 +2731,7 @@ export interface components {
             /** @description Brand colour as #rrggbb. */
             secondaryColor: string | null;
         };
+        /** @description A group of a stage (round robin, swiss or ffa formats, each played separately). */
         V1Group: {
             id: string;
             eventId: string;
@@ -2717,6 +2739,7 @@ export interface components {
             name: string;
             position: number;
         };
+        /** @description A round of a stage, or of one of its groups. */
         V1Round: {
             id: string;
             eventId: string;
@@ -2728,6 +2751,7 @@ export interface components {
             /** @description null outside elimination brackets. */
             bracket: ("winners" | "losers" | "grand_final" | "third_place") | null;
         };
+        /** @description A team taking part in an event. */
         V1Participant: {
             id: string;
             eventId: string;
@@ -2746,6 +2770,7 @@ export interface components {
                 displayName: string;
             }[];
         };
+        /** @description An invitation of a team to an event, a stage or a group. */
         V1Invitation: {
             id: string;
             eventId: string;
@@ -2755,6 +2780,7 @@ export interface components {
             status: string;
             createdAt: string;
         };
+        /** @description An event's broadcast configuration, for overlays. */
         V1Broadcast: {
             eventId: string;
             streamUrl: string | null;
@@ -2765,6 +2791,7 @@ export interface components {
             showScores: boolean;
             updatedAt: string;
         };
+        /** @description A broadcast day of an event: its live match, the score shown on the overlay, its staff. */
         V1Playday: {
             id: string;
             eventId: string;

@@ -2,6 +2,10 @@
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import type { SubgraphContext } from '../../shared/context.ts';
+import type { LineupMember as LineupMemberRow, Participant as ParticipantRow, Playday as PlaydayRow } from '../../shared/db/generated/client.ts';
+import { broadcastView, invitationView, participantView, playdayView } from '../views.ts';
 import { ParticipantStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
@@ -10,74 +14,49 @@ import { pageType } from './page.ts';
 
 const cursorArgs = { cursor: { description: 'meta.nextCursor of the previous page' }, limit: { description: '1–100, default 20' } };
 
+const fieldsOf = viewFields(builder);
+
 export const LineupMember = builder.prismaObject('LineupMember', {
   description: 'A member of a participant’s lineup.',
-  fields: (t) => ({
-    userId: t.exposeID('userId'),
-    role: t.exposeString('role'),
-    displayName: t.string({ resolve: async (member, _args, ctx) => (await ctx.loaders.user.load(member.userId))?.displayName ?? '' }),
-  }),
+  fields: (t) =>
+    fieldsOf(t, participantView.shape.lineup.element, {}, {
+      displayName: async (member: LineupMemberRow, _args: unknown, ctx: SubgraphContext) => (await ctx.loaders.user.load(member.userId))?.displayName ?? '',
+    }),
 });
 
+const teamOf = (participant: ParticipantRow, ctx: SubgraphContext) => ctx.loaders.team.load(participant.teamId);
+
 export const Participant = builder.prismaObject('Participant', {
-  description: 'A team taking part in an event.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    teamId: t.exposeID('teamId'),
-    name: t.string({ description: "The team's name.", resolve: async (participant, _args, ctx) => (await ctx.loaders.team.load(participant.teamId))?.name ?? '' }),
-    logoUrl: t.string({ nullable: true, description: "The team's logo.", resolve: async (participant, _args, ctx) => (await ctx.loaders.team.load(participant.teamId))?.logoUrl ?? null }),
-    status: t.expose('status', { type: ParticipantStatusEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    lineup: t.field({ type: [LineupMember], resolve: (participant, _args, ctx) => ctx.loaders.lineupByParticipant.load(participant.id) }),
-  }),
+  description: participantView.description,
+  fields: (t) =>
+    fieldsOf(t, participantView, { lineup: [LineupMember] }, {
+      name: async (participant: ParticipantRow, _args: unknown, ctx: SubgraphContext) => (await teamOf(participant, ctx))?.name ?? '',
+      logoUrl: async (participant: ParticipantRow, _args: unknown, ctx: SubgraphContext) => (await teamOf(participant, ctx))?.logoUrl ?? null,
+      lineup: (participant: ParticipantRow, _args: unknown, ctx: SubgraphContext) => ctx.loaders.lineupByParticipant.load(participant.id),
+    }),
 });
 
 export const Invitation = builder.prismaObject('Invitation', {
-  description: 'An invitation of a team to an event, a stage or a group.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    teamId: t.exposeID('teamId'),
-    stageId: t.exposeID('stageId', { nullable: true }),
-    groupId: t.exposeID('groupId', { nullable: true }),
-    status: t.exposeString('status'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  description: invitationView.description,
+  fields: (t) => fieldsOf(t, invitationView),
 });
 
 export const Broadcast = builder.prismaObject('BroadcastConfig', {
   name: 'Broadcast',
-  description: "An event's broadcast configuration, for overlays.",
-  fields: (t) => ({
-    eventId: t.exposeID('eventId'),
-    streamUrl: t.exposeString('streamUrl', { nullable: true }),
-    youtubeUrl: t.exposeString('youtubeUrl', { nullable: true }),
-    overlayTheme: t.exposeString('overlayTheme'),
-    primaryColor: t.exposeString('primaryColor', { nullable: true }),
-    delaySeconds: t.exposeInt('delaySeconds'),
-    showScores: t.exposeBoolean('showScores'),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  description: broadcastView.description,
+  fields: (t) => fieldsOf(t, broadcastView),
 });
 
 export const PlaydayStaff = builder.prismaObject('PlaydayStaff', {
-  fields: (t) => ({ userId: t.exposeID('userId'), role: t.exposeString('role') }),
+  fields: (t) => fieldsOf(t, playdayView.shape.staff.element),
 });
 
 export const Playday = builder.prismaObject('Playday', {
-  description: 'A broadcast day of an event: its live match, the score shown on the overlay, its staff.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    name: t.exposeString('name'),
-    date: t.expose('date', { type: 'DateTime' }),
-    liveMatchId: t.exposeID('liveMatchId', { nullable: true }),
-    overlayScoreA: t.exposeInt('overlayScoreA', { nullable: true }),
-    overlayScoreB: t.exposeInt('overlayScoreB', { nullable: true }),
-    staff: t.field({ type: [PlaydayStaff], resolve: (playday, _args, ctx) => ctx.loaders.staffByPlayday.load(playday.id) }),
-  }),
+  description: playdayView.description,
+  fields: (t) =>
+    fieldsOf(t, playdayView, { staff: [PlaydayStaff] }, {
+      staff: (playday: PlaydayRow, _args: unknown, ctx: SubgraphContext) => ctx.loaders.staffByPlayday.load(playday.id),
+    }),
 });
 
 const ParticipantPage = pageType('ParticipantPage', Participant);

@@ -2,34 +2,22 @@
 // event the caller may already see (v2: an installation; v1: the organisation's API key).
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { BracketEnum } from './enums.ts';
+import './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { groupView, roundView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keysetPage } from '../../shared/pagination.ts';
 import { Event, Stage } from './event.ts';
 import { pageType } from './page.ts';
 
 export const Group = builder.prismaObject('Group', {
-  description: 'A group of a stage (round robin, swiss or ffa formats, each played separately).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    stageId: t.exposeID('stageId'),
-    name: t.exposeString('name'),
-    position: t.exposeInt('position'),
-  }),
+  description: groupView.description,
+  fields: (t) => viewFields(builder)(t, groupView),
 });
 
 export const Round = builder.prismaObject('Round', {
-  description: 'A round of a stage, or of one of its groups.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    stageId: t.exposeID('stageId'),
-    groupId: t.exposeID('groupId', { nullable: true }),
-    number: t.exposeInt('number', { description: 'From 1, per group and bracket.' }),
-    name: t.exposeString('name'),
-    bracket: t.expose('bracket', { type: BracketEnum, nullable: true, description: 'Null outside elimination brackets.' }),
-  }),
+  description: roundView.description,
+  fields: (t) => viewFields(builder)(t, roundView),
 });
 
 const StagePage = pageType('StagePage', Stage);

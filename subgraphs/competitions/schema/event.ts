@@ -1,7 +1,8 @@
 // Event and its stages; one event, and an organisation's events page by page with an ETag.
-import type { Event as EventRow } from '../../shared/db/generated/client.ts';
+import type { Event as EventRow, Stage as StageRow } from '../../shared/db/generated/client.ts';
 import { builder } from '../builder.ts';
-import { EventStateEnum, EventVisibilityEnum, StageFormatEnum, StageStatusEnum } from './enums.ts';
+import { EventStateEnum, EventVisibilityEnum } from './enums.ts';
+import { eventDetailView, eventView, stageView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import type { ArgBuilder } from '@pothos/core';
 import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
@@ -10,7 +11,7 @@ import { listOrganisationEvents } from '../organisation-events.ts';
 import { Organisation } from './organisation.ts';
 import { stageSettingsView, type StageSeeding } from '../stage-start.ts';
 import { resolvedSettingsSchema, stageSeedingSchema, type ResolvedStageSettings } from '../tournament/index.ts';
-import { outputTypes } from '../../shared/zod-graphql.ts';
+import { outputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import { conditionalPageType } from './page.ts';
 
 // Generated from the read schemas the REST routes answer with (tournament/views.ts).
@@ -18,45 +19,20 @@ const outputType = outputTypes(builder);
 const StageSettingsRef = outputType<ResolvedStageSettings>(resolvedSettingsSchema);
 const StageSeedingRef = outputType<StageSeeding>(stageSeedingSchema);
 
+const fieldsOf = viewFields(builder);
+
 export const Stage = builder.prismaObject('Stage', {
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    name: t.exposeString('name'),
-    format: t.expose('format', { type: StageFormatEnum }),
-    bestOf: t.exposeInt('bestOf'),
-    position: t.exposeInt('position'),
-    status: t.expose('status', { type: StageStatusEnum }),
-    settings: t.field({ type: StageSettingsRef, resolve: (stage) => stageSettingsView(stage) }),
-    seeding: t.field({ type: StageSeedingRef, nullable: true, resolve: (stage) => (stage.seeding as StageSeeding | null) ?? null }),
-  }),
+  fields: (t) =>
+    fieldsOf(t, stageView, { settings: StageSettingsRef, seeding: StageSeedingRef }, {
+      settings: (stage: StageRow) => stageSettingsView(stage),
+      seeding: (stage: StageRow) => (stage.seeding as StageSeeding | null) ?? null,
+    }),
 });
 
 export const Event = builder.prismaObject('Event', {
-  description: 'An event of an organisation.',
+  description: eventView.description,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    organisationId: t.exposeID('organisationId'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    type: t.exposeString('type'),
-    visibility: t.expose('visibility', { type: EventVisibilityEnum }),
-    state: t.expose('state', { type: EventStateEnum }),
-    platform: t.exposeString('platform'),
-    currency: t.exposeString('currency'),
-    region: t.exposeString('region', { nullable: true }),
-    bannerUrl: t.exposeString('bannerUrl', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    game: t.exposeString('game', { nullable: true, description: 'The game played, e.g. cs2.' }),
-    timezone: t.exposeString('timezone', { description: 'The IANA time zone the schedule is planned in, e.g. Europe/Berlin.' }),
-    startsAt: t.expose('startsAt', { type: 'DateTime', nullable: true }),
-    endsAt: t.expose('endsAt', { type: 'DateTime', nullable: true }),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-    primaryColor: t.exposeString('primaryColor', { nullable: true, description: 'Brand colour as #rrggbb.' }),
-    secondaryColor: t.exposeString('secondaryColor', { nullable: true, description: 'Brand colour as #rrggbb.' }),
-    firstStageId: t.exposeID('firstStageId', { nullable: true }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    revision: t.exposeInt('revision'),
+    ...fieldsOf(t, eventDetailView),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     organisation: t.field({
       type: Organisation,

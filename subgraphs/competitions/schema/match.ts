@@ -2,7 +2,9 @@
 // the maps played, timing, best-of and stream links.
 import { foundOr } from '../../shared/errors.ts';
 import { builder } from '../builder.ts';
-import { BracketEnum, MatchResultEnum, MatchSideEnum, MatchStatusEnum } from './enums.ts';
+import { MatchStatusEnum } from './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { ffaOpponentView, matchMapView, matchOpponentView, matchView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
 import type { MatchSourceView } from '../statements.ts';
@@ -26,37 +28,26 @@ function resultOf(match: MatchRow, side: Side): string | null {
 }
 
 // Everything below resolves from the match's own row (matches.ts reads teams and maps with it).
+const fieldsOf = viewFields(builder);
+const sideOf = <A, B>(o: OpponentView, a: A, b: B) => (o.side === 'a' ? a : b);
+
+// Everything below resolves from the match's own row (matches.ts reads teams and maps with it).
 const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
-  description: 'One side of a match.',
-  fields: (t) => ({
-    participantId: t.exposeID('participantId'),
-    teamId: t.id({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.teamAId : o.match.teamBId) }),
-    name: t.string({ nullable: true, description: "The team's name.", resolve: (o) => (o.side === 'a' ? o.match.teamAName : o.match.teamBName) }),
-    logoUrl: t.string({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.teamALogoUrl : o.match.teamBLogoUrl) }),
-    score: t.int({ nullable: true, resolve: (o) => (o.side === 'a' ? o.match.scoreA : o.match.scoreB) }),
-    result: t.field({ type: MatchResultEnum, nullable: true, description: 'Once completed.', resolve: (o) => resultOf(o.match, o.side) }),
-    forfeit: t.boolean({
-      description: 'True when this side lost by forfeit (a free win for the other side).',
-      resolve: (o) => (o.match.forfeit ? o.match.forfeit === o.side : o.match.isFreeWin && resultOf(o.match, o.side) === 'loss'),
+  description: matchOpponentView.description,
+  fields: (t) =>
+    fieldsOf(t, matchOpponentView, {}, {
+      teamId: (o: OpponentView) => sideOf(o, o.match.teamAId, o.match.teamBId),
+      name: (o: OpponentView) => sideOf(o, o.match.teamAName, o.match.teamBName),
+      logoUrl: (o: OpponentView) => sideOf(o, o.match.teamALogoUrl, o.match.teamBLogoUrl),
+      score: (o: OpponentView) => sideOf(o, o.match.scoreA, o.match.scoreB),
+      result: (o: OpponentView) => resultOf(o.match, o.side),
+      forfeit: (o: OpponentView) => (o.match.forfeit ? o.match.forfeit === o.side : o.match.isFreeWin && resultOf(o.match, o.side) === 'loss'),
     }),
-  }),
 });
 
 const MatchMapRef = builder.objectRef<MatchRow['maps'][number]>('MatchMap').implement({
-  description: 'A map of a match, in play order.',
-  fields: (t) => ({
-    position: t.exposeInt('position'),
-    mapId: t.exposeID('mapId'),
-    mapName: t.exposeString('mapName'),
-    scoreA: t.exposeInt('scoreA', { nullable: true }),
-    scoreB: t.exposeInt('scoreB', { nullable: true }),
-    winner: t.expose('winner', { type: MatchSideEnum, nullable: true }),
-  }),
-});
-
-const MatchLinkRef = builder.objectRef<{ matchId: string; slot: string }>('MatchLink').implement({
-  description: 'Where the winner or loser of a match goes next: a match and its slot.',
-  fields: (t) => ({ matchId: t.exposeID('matchId'), slot: t.expose('slot', { type: MatchSideEnum }) }),
+  description: matchMapView.description,
+  fields: (t) => fieldsOf(t, matchMapView),
 });
 
 // A slot's source as stored: each kind its own type, so an answer holds only the fields of its kind.
@@ -76,12 +67,8 @@ const SlotSourceRef = builder.unionType('SlotSource', {
 });
 
 const FfaOpponentRef = builder.objectRef<NonNullable<MatchRow['opponents']>[number]>('FfaOpponent').implement({
-  description: 'A participant of a free-for-all match, best seed first.',
-  fields: (t) => ({
-    participantId: t.exposeID('participantId'),
-    place: t.exposeInt('place', { nullable: true, description: 'Finishing place once known (1 for a free win).' }),
-    points: t.exposeInt('points', { nullable: true }),
-  }),
+  description: ffaOpponentView.description,
+  fields: (t) => fieldsOf(t, ffaOpponentView),
 });
 
 const linkOf = (matchId: string | null, slot: string | null) => (matchId && slot ? { matchId, slot } : null);
@@ -92,33 +79,14 @@ const opponent = (match: MatchRow, side: Side): OpponentView | null => {
 };
 
 export const Match = builder.objectRef<MatchRow>('Match').implement({
-  description: 'A match of an event.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    stageId: t.exposeID('stageId'),
-    groupId: t.exposeID('groupId', { nullable: true }),
-    roundId: t.exposeID('roundId', { nullable: true }),
-    status: t.expose('status', { type: MatchStatusEnum }),
-    bestOf: t.exposeInt('bestOf'),
-    isFreeWin: t.exposeBoolean('isFreeWin'),
-    opponentA: t.field({ type: Opponent, nullable: true, resolve: (match) => opponent(match, 'a') }),
-    opponentB: t.field({ type: Opponent, nullable: true, resolve: (match) => opponent(match, 'b') }),
-    maps: t.field({ type: [MatchMapRef], resolve: (match) => match.maps }),
-    scheduledAt: t.expose('scheduledAt', { type: 'DateTime', nullable: true }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    streamUrl: t.exposeString('streamUrl', { nullable: true, description: "Where this match is streamed; else the event's broadcast stream." }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    roundNumber: t.exposeInt('roundNumber', { nullable: true, description: "The match's round's number (restarting per group and bracket); null without a round." }),
-    position: t.exposeInt('position', { nullable: true, description: 'Generated matches: 1-based position within the round.' }),
-    bracket: t.expose('bracket', { type: BracketEnum, nullable: true, description: 'Null outside elimination brackets.' }),
-    winnerTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the winner goes next.', resolve: (m) => linkOf(m.winnerToMatchId, m.winnerToSlot) }),
-    loserTo: t.field({ type: MatchLinkRef, nullable: true, description: 'Where the loser goes next (double elimination, third place match).', resolve: (m) => linkOf(m.loserToMatchId, m.loserToSlot) }),
-    sourceA: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot a; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceA }),
-    sourceB: t.field({ type: SlotSourceRef, nullable: true, description: 'Who fills slot b; null: nobody (a bye) or not generated.', resolve: (m) => m.sourceB }),
-    opponents: t.field({ type: [FfaOpponentRef], nullable: true, description: 'Free-for-all matches: every participant, best seed first; null for duels.', resolve: (m) => m.opponents }),
-  }),
+  description: matchView.description,
+  fields: (t) =>
+    fieldsOf(t, matchView, { opponentA: Opponent, opponentB: Opponent, maps: [MatchMapRef], sourceA: SlotSourceRef, sourceB: SlotSourceRef, opponents: [FfaOpponentRef] }, {
+      opponentA: (match: MatchRow) => opponent(match, 'a'),
+      opponentB: (match: MatchRow) => opponent(match, 'b'),
+      winnerTo: (m: MatchRow) => linkOf(m.winnerToMatchId, m.winnerToSlot),
+      loserTo: (m: MatchRow) => linkOf(m.loserToMatchId, m.loserToSlot),
+    }),
 });
 
 const MatchPage = pageType('MatchPage', Match);

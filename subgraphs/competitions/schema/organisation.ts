@@ -1,15 +1,12 @@
 // Organisation: an organisation that runs events.
 import { builder } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { organisationView } from '../views.ts';
 import { readableOrganisation } from '../access.ts';
 
 export const Organisation = builder.prismaObject('Organisation', {
-  description: 'An organisation that runs events.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  description: organisationView.description,
+  fields: (t) => viewFields(builder)(t, organisationView),
 });
 builder.asEntity(Organisation, {
   key: builder.selection<{ id: string }>('id'),

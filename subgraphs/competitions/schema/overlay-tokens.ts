@@ -1,6 +1,7 @@
 // An organisation's overlay tokens (one event's v1 reads and gateway subscriptions, for a browser
 // source), managed by the users who manage its broadcast: the token is answered only when issued.
-import { inputTypes } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
+import { issuedOverlayTokenView, overlayTokenView } from '../views.ts';
 import { builder } from '../builder.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createOverlayToken, listOverlayTokens, revokeOverlayToken, type IssuedOverlayToken, type OverlayTokenView } from '../overlay-tokens.ts';
@@ -8,26 +9,15 @@ import { overlayTokenCreateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
 import { pageType } from './page.ts';
 
+const fieldsOf = viewFields(builder);
+
 export const OverlayToken = builder.objectRef<OverlayTokenView>('OverlayToken').implement({
-  description: 'An overlay token: reads one event through v1 (x-overlay-token) and the gateway, never anything else. Never the token itself, which is shown once.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    organisationId: t.exposeID('organisationId'),
-    eventId: t.exposeID('eventId', { description: 'The one event it reads.' }),
-    label: t.exposeString('label'),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the token, to recognise it.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it stops working.' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'To the minute.' }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-  }),
+  description: overlayTokenView.description,
+  fields: (t) => fieldsOf(t, overlayTokenView),
 });
 
 const IssuedOverlayTokenRef = builder.objectRef<IssuedOverlayToken>('IssuedOverlayToken').implement({
-  fields: (t) => ({
-    overlayToken: t.field({ type: OverlayToken, resolve: (issued) => issued.overlayToken }),
-    token: t.exposeString('token', { description: 'The token: send it in x-overlay-token, or put it in an overlay URL. Shown only now.' }),
-  }),
+  fields: (t) => fieldsOf(t, issuedOverlayTokenView, { overlayToken: OverlayToken }),
 });
 
 const OverlayTokenPage = pageType('OverlayTokenPage', OverlayToken);

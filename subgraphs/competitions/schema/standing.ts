@@ -3,6 +3,8 @@
 import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
 import type { SubgraphContext } from '../../shared/context.ts';
 import { builder } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { standingView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import type { StandingReadRow } from '../statements.ts';
 import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
@@ -16,34 +18,15 @@ const team = async (ctx: SubgraphContext, participantId: string) => {
 };
 
 export const Standing = builder.objectRef<StandingRow>('Standing').implement({
-  description: "A participant's place in a stage or group.",
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    stageId: t.exposeID('stageId'),
-    groupId: t.exposeID('groupId', { nullable: true }),
-    participantId: t.exposeID('participantId'),
-    // Standing reads bring the team with the row (one statement); loaders answer any other source.
-    name: t.string({ nullable: true, description: "The team's name.", resolve: async (row, _args, ctx) => (row as Read).teamName ?? (await team(ctx, row.participantId))?.name ?? null }),
-    logoUrl: t.string({ nullable: true, resolve: async (row, _args, ctx) => ('teamName' in row ? (row as Read).teamLogoUrl : (await team(ctx, row.participantId))?.logoUrl) ?? null }),
-    rank: t.exposeInt('rank', { description: 'Tied rows share a rank (1, 2, 2, 4) only when every tiebreaker is equal.' }),
-    seed: t.exposeInt('seed', { nullable: true, description: "The participant's seed in the stage; null on a standing not computed from a stage the platform started." }),
-    played: t.exposeInt('played'),
-    wins: t.exposeInt('wins'),
-    draws: t.exposeInt('draws'),
-    losses: t.exposeInt('losses'),
-    points: t.exposeInt('points', { description: 'Adjustments included.' }),
-    scoreFor: t.exposeInt('scoreFor'),
-    scoreAgainst: t.exposeInt('scoreAgainst'),
-    scoreDifference: t.exposeInt('scoreDifference'),
-    adjustmentPoints: t.exposeInt('adjustmentPoints', { description: 'Points of the standing adjustments applied (part of points).' }),
-    tiebreakers: t.field({
-      type: 'JSON',
-      description: "Each of the stage's tiebreakers with its value, in the stage's order ({\"points\": 9, \"head_to_head\": 3, …}); empty for elimination stages, which rank by the round reached.",
-      resolve: (row) => tiebreakerObject(row.tiebreakers),
+  description: standingView.description,
+  fields: (t) =>
+    viewFields(builder)(t, standingView, {}, {
+      // Standing reads bring the team with the row (one statement); loaders answer any other source.
+      name: async (row: StandingRow, _args: unknown, ctx: SubgraphContext) => (row as Read).teamName ?? (await team(ctx, row.participantId))?.name ?? null,
+      logoUrl: async (row: StandingRow, _args: unknown, ctx: SubgraphContext) =>
+        ('teamName' in row ? (row as Read).teamLogoUrl : (await team(ctx, row.participantId))?.logoUrl) ?? null,
+      tiebreakers: (row: StandingRow) => tiebreakerObject(row.tiebreakers),
     }),
-    qualified: t.exposeBoolean('qualified', { description: "Among the stage's qualifiers of its group once the stage is completed (false before)." }),
-  }),
 });
 
 const StandingPage = pageType('StandingPage', Standing);

@@ -1,19 +1,13 @@
 // User: public profile fields of a user the application is installed on.
 import { builder } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { userView } from '../views.ts';
 import { readableUser } from '../access.ts';
 
 // Public profile fields only: e-mail and authentication data never leave the database.
 export const User = builder.prismaObject('User', {
-  description: 'A user profile: public fields only.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    displayName: t.exposeString('displayName'),
-    username: t.exposeString('username', { nullable: true }),
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
-    nationality: t.exposeString('nationality', { nullable: true }),
-    primaryPlatform: t.exposeString('primaryPlatform', { nullable: true }),
-    platforms: t.exposeStringList('platforms'),
-  }),
+  description: userView.description,
+  fields: (t) => viewFields(builder)(t, userView),
 });
 builder.asEntity(User, {
   key: builder.selection<{ id: string }>('id'),

@@ -2,14 +2,8 @@
 // OwnerTransfer takes its fields from it (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
 import { graphql, idString, isoTimestamp } from '../../shared/zod-graphql.ts';
-import { OWNER_TYPES } from '../vocabulary.ts';
+import { ownerView } from '../views.ts';
 import { TRANSFER_STATUSES } from './inputs.ts';
-
-export const ownerView = z
-  .object({ type: z.enum(OWNER_TYPES).register(graphql, { name: 'OwnerType' }), id: idString })
-  .strict()
-  .describe('Who owns an application: an organisation, a team or a user.')
-  .meta({ id: 'Owner' });
 
 export const ownerTransferView = z
   .object({

@@ -1,16 +1,17 @@
 // Application: an OAuth client, its owner and its installations; the calling application itself.
 import { notFound } from '../../shared/errors.ts';
 import { builder, refs } from '../builder.ts';
-import { InstallationStatusEnum, OwnerTypeEnum } from './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { ownerView } from '../views.ts';
+import { InstallationStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { applicationInstallations } from '../installations.ts';
 import { InstallationPage, TargetType } from './installation.ts';
 
 export const Owner = builder.objectRef<{ type: string; id: string }>('Owner').implement({
-  description: 'Who owns an application: an organisation, a team or a user.',
+  description: ownerView.description,
   fields: (t) => ({
-    type: t.expose('type', { type: OwnerTypeEnum }),
-    id: t.exposeID('id'),
+    ...viewFields(builder)(t, ownerView),
     organisation: t.field({
       type: refs.Organisation,
       nullable: true,

@@ -18,7 +18,7 @@ import {
 } from '../webhooks/endpoints.ts';
 import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../shared/change-catalogue.ts';
 import { createEndpointInput, recoverInput, updateEndpointInput } from '../webhooks/inputs.ts';
-import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView } from '../webhooks/views.ts';
+import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView, webhookEventTypeView } from '../webhooks/views.ts';
 import { Application } from './application.ts';
 import { pageType } from './page.ts';
 
@@ -58,11 +58,7 @@ const WebhookEndpointPage = pageType('WebhookEndpointPage', WebhookEndpoint);
 const WebhookDeliveryPage = pageType('WebhookDeliveryPage', WebhookDelivery);
 
 const WebhookEventTypeRef = builder.objectRef<ChangeTypeSpec>('WebhookEventType').implement({
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    payloadSchema: t.field({ type: 'JSON', description: 'JSON Schema of a delivery body of this type.', resolve: (type) => payloadSchema(type) }),
-  }),
+  fields: (t) => fieldsOf(t, webhookEventTypeView, {}, { payloadSchema: (type: ChangeTypeSpec) => payloadSchema(type) }),
 });
 
 builder.objectFields(Application, (t) => ({

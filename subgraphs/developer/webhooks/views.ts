@@ -1,4 +1,4 @@
-// Webhook endpoints, deliveries and attempts as read: the REST responses and OpenAPI take these
+// Webhook endpoints, deliveries, attempts and event types as read: the REST responses and OpenAPI take these
 // schemas, and the GraphQL object types take their fields from them (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
 import { graphql, idString, isoTimestamp } from '../../shared/zod-graphql.ts';
@@ -68,3 +68,8 @@ export const webhookAttemptView = z
   })
   .strict()
   .meta({ id: 'WebhookAttempt' });
+
+export const webhookEventTypeView = z
+  .object({ name: z.string(), description: z.string(), payloadSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of a delivery body of this type.') })
+  .strict()
+  .meta({ id: 'WebhookEventType' });
