@@ -1,7 +1,8 @@
 // REST routes of the esports data section (metered) and of the usage an application reads about itself.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES, MATCH_STATISTICS_COUNTS, METRICS } from '../../subgraphs/esports/vocabulary.ts';
+import { METRICS } from '../../subgraphs/esports/vocabulary.ts';
+import { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsMatchStatisticsView, esportsMatchView, esportsStageView, usageReportView } from '../../subgraphs/esports/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
@@ -10,55 +11,6 @@ const esportsHeaders = z.object({
   'svc-installation-id': z.string().max(200).optional().describe('Required: an active installation of your application (for example ins_demo_org).'),
   'x-request-id': requestIdHeader,
 });
-const nullableString = z.string().nullable();
-
-const esportsEvent = z
-  .object({
-    id: z.string(), name: z.string(), updatedAt: z.string(), shortName: nullableString, region: nullableString, phase: nullableString,
-    location: nullableString, imageUrl: nullableString, darkImageUrl: nullableString, currency: nullableString, startsAt: nullableString, endsAt: nullableString,
-  })
-  .strict()
-  .meta({ id: 'EsportsEvent' });
-const esportsStage = z
-  .object({
-    id: z.string(), eventId: z.string(), name: z.string(), status: z.enum(ESPORTS_STAGE_STATUSES), format: z.string(), updatedAt: z.string(),
-    translationKey: nullableString, startsAt: nullableString, endsAt: nullableString, position: z.number().int(),
-  })
-  .strict()
-  .meta({ id: 'EsportsStage' });
-const esportsGroup = z
-  .object({
-    id: z.string(), eventId: z.string(), stageId: z.string(), name: z.string(), updatedAt: z.string(),
-    position: z.number().int(), standingCount: z.number().int(), roundCount: z.number().int(),
-  })
-  .strict()
-  .meta({ id: 'EsportsGroup' });
-const team = z.object({ id: z.string(), name: z.string(), logoUrl: nullableString, score: z.number().nullable() }).strict();
-const esportsMatch = z
-  .object({
-    id: z.string(), eventId: z.string(), eventName: z.string(), scheduledAt: z.string(), status: z.enum(ESPORTS_MATCH_STATUSES), updatedAt: z.string(),
-    bestOf: z.number().int(), teamA: team, teamB: team, isFreeWin: z.boolean(), watchUrl: nullableString, youtubeUrl: nullableString,
-  })
-  .strict()
-  .meta({ id: 'EsportsMatch' });
-const esportsMatchStatistics = z
-  .object({
-    id: z.string(),
-    ...Object.fromEntries(MATCH_STATISTICS_COUNTS.map((name) => [name, z.number().int()])),
-    kost: z.number(),
-    eps: z.number(),
-    updatedAt: z.string(),
-  })
-  .strict()
-  .meta({ id: 'EsportsMatchStatistics' });
-const esportsMapStatistics = z
-  .object({
-    id: z.string(), name: z.string(), updatedAt: z.string(), matchesPlayed: z.number().int(), mapsPlayed: z.number().int(),
-    roundsPlayed: z.number().int(), attackWins: z.number().int(), defenseWins: z.number().int(),
-  })
-  .strict()
-  .meta({ id: 'EsportsMapStatistics' });
-
 const METERING = 'Metered: one esports_calls unit per successful call, none for a failed one. Needs the header svc-installation-id (an active installation of the calling application; missing → 400, not yours or inactive → 403) and the esports_data entitlement of the application owner (403 missing_entitlement).';
 const ESPORTS_ERRORS = [400, 401, 403, 404, 429, 500, 503];
 
@@ -90,21 +42,10 @@ function esportsRoute(spec: { operationId: string; path: string; summary: string
   });
 }
 
-const usageReport = z
-  .object({
-    metric: z.enum(METRICS),
-    from: z.string(),
-    to: z.string(),
-    total: z.number().int(),
-    days: z.array(z.object({ day: z.string(), installationId: z.string(), units: z.number().int() }).strict()),
-  })
-  .strict()
-  .meta({ id: 'UsageReport' });
-
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date written YYYY-MM-DD');
 
 export const esportsRoutes: RouteRow[] = [
-  esportsRoute({ operationId: 'listEsportsEvents', path: '/api/v2/esports/events', summary: 'List esports events', field: 'esportsEvents', params: [], item: esportsEvent, list: true }),
+  esportsRoute({ operationId: 'listEsportsEvents', path: '/api/v2/esports/events', summary: 'List esports events', field: 'esportsEvents', params: [], item: esportsEventView, list: true }),
   esportsRoute({
     operationId: 'listEsportsEventMapStatistics',
     path: '/api/v2/esports/events/{eventId}/statistics/maps',
@@ -112,7 +53,7 @@ export const esportsRoutes: RouteRow[] = [
     field: 'esportsEventMapStatistics',
     params: ['eventId'],
     list: true,
-    item: esportsMapStatistics,
+    item: esportsMapStatisticsView,
   }),
   esportsRoute({
     operationId: 'listEsportsEventStages',
@@ -121,7 +62,7 @@ export const esportsRoutes: RouteRow[] = [
     field: 'esportsEventStages',
     params: ['eventId'],
     list: true,
-    item: esportsStage,
+    item: esportsStageView,
   }),
   esportsRoute({
     operationId: 'getEsportsGroup',
@@ -130,10 +71,10 @@ export const esportsRoutes: RouteRow[] = [
     description: 'A group outside that stage (or event) answers 404 not_found.',
     field: 'esportsGroup',
     params: ['eventId', 'stageId', 'groupId'],
-    item: esportsGroup,
+    item: esportsGroupView,
   }),
-  esportsRoute({ operationId: 'getEsportsMatch', path: '/api/v2/esports/matches/{matchId}', summary: 'Read an esports match', description: 'An unknown match answers 404 not_found.', field: 'esportsMatch', params: ['matchId'], item: esportsMatch }),
-  esportsRoute({ operationId: 'getEsportsMatchStatistics', path: '/api/v2/esports/matches/{matchId}/statistics', summary: 'Read statistics of an esports match', field: 'esportsMatchStatistics', params: ['matchId'], item: esportsMatchStatistics }),
+  esportsRoute({ operationId: 'getEsportsMatch', path: '/api/v2/esports/matches/{matchId}', summary: 'Read an esports match', description: 'An unknown match answers 404 not_found.', field: 'esportsMatch', params: ['matchId'], item: esportsMatchView }),
+  esportsRoute({ operationId: 'getEsportsMatchStatistics', path: '/api/v2/esports/matches/{matchId}/statistics', summary: 'Read statistics of an esports match', field: 'esportsMatchStatistics', params: ['matchId'], item: esportsMatchStatisticsView }),
   defineRoute({
     operationId: 'getApplicationUsage',
     method: 'get',
@@ -155,12 +96,12 @@ export const esportsRoutes: RouteRow[] = [
     },
     operation: prepareOperation(
       `query GetApplicationUsage($appId: ID!, $metric: UsageMetric!, $from: String, $to: String) {
-        application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { ${selectionOf(usageReport)} } }
+        application(id: $appId) { usage(metric: $metric, from: $from, to: $to) { ${selectionOf(usageReportView)} } }
       }`,
     ),
     variables: ({ path, query }) => ({ appId: path.appId, metric: query.metric, from: query.from ?? null, to: query.to ?? null }),
     result: (data) => (data.application as { usage: unknown }).usage,
-    success: { status: 200, schema: usageReport, description: 'The usage report.' },
+    success: { status: 200, schema: usageReportView, description: 'The usage report.' },
     errors: [400, 401, 403, 404, 429, 500, 503],
     example: {
       request: 'GET /api/v2/developer/apps/app_demo/usage?metric=esports_calls&from=2026-11-01&to=2026-11-30',

@@ -1,6 +1,8 @@
 // Published esports events with their stages, groups and map statistics (metered reads).
 import { builder } from '../builder.ts';
-import { EsportsStageStatusEnum } from './enums.ts';
+import './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsStageView } from '../views.ts';
 import { PAGED_BY_LIMIT, METERED_CALL } from '../../shared/demand-control.ts';
 import {
   esportsEvents,
@@ -14,60 +16,13 @@ import {
 } from '../data.ts';
 import { METERED, pageType } from './page.ts';
 
-const EsportsEventRef = builder.objectRef<EsportsEvent>('EsportsEvent').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    updatedAt: t.exposeString('updatedAt'),
-    shortName: t.exposeString('shortName', { nullable: true }),
-    region: t.exposeString('region', { nullable: true }),
-    phase: t.exposeString('phase', { nullable: true }),
-    location: t.exposeString('location', { nullable: true }),
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
-    darkImageUrl: t.exposeString('darkImageUrl', { nullable: true }),
-    currency: t.exposeString('currency', { nullable: true }),
-    startsAt: t.exposeString('startsAt', { nullable: true }),
-    endsAt: t.exposeString('endsAt', { nullable: true }),
-  }),
-});
-const EsportsStageRef = builder.objectRef<EsportsStage>('EsportsStage').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    name: t.exposeString('name'),
-    status: t.expose('status', { type: EsportsStageStatusEnum }),
-    format: t.exposeString('format'),
-    updatedAt: t.exposeString('updatedAt'),
-    translationKey: t.exposeString('translationKey', { nullable: true }),
-    startsAt: t.exposeString('startsAt', { nullable: true }),
-    endsAt: t.exposeString('endsAt', { nullable: true }),
-    position: t.exposeInt('position'),
-  }),
-});
-const EsportsGroupRef = builder.objectRef<EsportsGroup>('EsportsGroup').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    stageId: t.exposeID('stageId'),
-    name: t.exposeString('name'),
-    updatedAt: t.exposeString('updatedAt'),
-    position: t.exposeInt('position'),
-    standingCount: t.exposeInt('standingCount'),
-    roundCount: t.exposeInt('roundCount'),
-  }),
-});
-const EsportsMapStatisticsRef = builder.objectRef<EsportsMapStatistics>('EsportsMapStatistics').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    updatedAt: t.exposeString('updatedAt'),
-    matchesPlayed: t.exposeInt('matchesPlayed'),
-    mapsPlayed: t.exposeInt('mapsPlayed'),
-    roundsPlayed: t.exposeInt('roundsPlayed'),
-    attackWins: t.exposeInt('attackWins'),
-    defenseWins: t.exposeInt('defenseWins'),
-  }),
-});
+const fieldsOf = viewFields(builder);
+
+const EsportsEventRef = builder.objectRef<EsportsEvent>('EsportsEvent').implement({ fields: (t) => fieldsOf(t, esportsEventView) });
+
+const EsportsStageRef = builder.objectRef<EsportsStage>('EsportsStage').implement({ fields: (t) => fieldsOf(t, esportsStageView) });
+const EsportsGroupRef = builder.objectRef<EsportsGroup>('EsportsGroup').implement({ fields: (t) => fieldsOf(t, esportsGroupView) });
+const EsportsMapStatisticsRef = builder.objectRef<EsportsMapStatistics>('EsportsMapStatistics').implement({ fields: (t) => fieldsOf(t, esportsMapStatisticsView) });
 
 const EsportsEventPage = pageType<EsportsEvent>('EsportsEventPage', EsportsEventRef);
 const EsportsStagePage = pageType<EsportsStage>('EsportsStagePage', EsportsStageRef);

@@ -1,43 +1,22 @@
 // Published esports matches and their statistics (metered reads).
 import { builder } from '../builder.ts';
-import { EsportsMatchStatusEnum } from './enums.ts';
+import './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { esportsMatchStatisticsView, esportsMatchView, esportsTeamView } from '../views.ts';
 import { METERED_CALL } from '../../shared/demand-control.ts';
 import { esportsMatch, esportsMatchStatistics, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
-import { MATCH_STATISTICS_COUNTS } from '../vocabulary.ts';
 import { METERED } from './page.ts';
 
-const EsportsTeamRef = builder.objectRef<EsportsTeam>('EsportsTeam').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-    score: t.exposeFloat('score', { nullable: true }),
-  }),
-});
+const fieldsOf = viewFields(builder);
+
+const EsportsTeamRef = builder.objectRef<EsportsTeam>('EsportsTeam').implement({ fields: (t) => fieldsOf(t, esportsTeamView) });
+
 const EsportsMatchRef = builder.objectRef<EsportsMatch>('EsportsMatch').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    eventId: t.exposeID('eventId'),
-    eventName: t.exposeString('eventName'),
-    scheduledAt: t.exposeString('scheduledAt'),
-    status: t.expose('status', { type: EsportsMatchStatusEnum }),
-    updatedAt: t.exposeString('updatedAt'),
-    bestOf: t.exposeInt('bestOf'),
-    teamA: t.field({ type: EsportsTeamRef, resolve: (match) => match.teamA }),
-    teamB: t.field({ type: EsportsTeamRef, resolve: (match) => match.teamB }),
-    isFreeWin: t.exposeBoolean('isFreeWin'),
-    watchUrl: t.exposeString('watchUrl', { nullable: true }),
-    youtubeUrl: t.exposeString('youtubeUrl', { nullable: true }),
-  }),
+  fields: (t) => fieldsOf(t, esportsMatchView, { teamA: EsportsTeamRef, teamB: EsportsTeamRef }),
 });
+
 const EsportsMatchStatisticsRef = builder.objectRef<EsportsMatchStatistics>('EsportsMatchStatistics').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    ...Object.fromEntries(MATCH_STATISTICS_COUNTS.map((name) => [name, t.exposeInt(name)])),
-    kost: t.exposeFloat('kost'),
-    eps: t.exposeFloat('eps'),
-    updatedAt: t.exposeString('updatedAt'),
-  }),
+  fields: (t) => fieldsOf(t, esportsMatchStatisticsView),
 });
 
 builder.queryFields((t) => {

@@ -2,22 +2,16 @@
 import { builder } from '../builder.ts';
 import { usageOf, type UsageDay, type UsageReport } from '../usage.ts';
 import { UsageMetricEnum } from './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { usageDayView, usageReportView } from '../views.ts';
 
-const UsageDayRef = builder.objectRef<UsageDay>('UsageDay').implement({
-  description: 'Units used through one installation on one UTC day.',
-  fields: (t) => ({ day: t.exposeString('day'), installationId: t.exposeID('installationId'), units: t.exposeInt('units') }),
-});
+const fieldsOf = viewFields(builder);
+
+const UsageDayRef = builder.objectRef<UsageDay>('UsageDay').implement({ description: usageDayView.description, fields: (t) => fieldsOf(t, usageDayView) });
 
 const UsageReportRef = builder.objectRef<UsageReport>('UsageReport').implement({
-  fields: (t) => ({
-    metric: t.expose('metric', { type: UsageMetricEnum }),
-    from: t.exposeString('from'),
-    to: t.exposeString('to'),
-    total: t.exposeInt('total'),
-    days: t.field({ type: [UsageDayRef], resolve: (report) => report.days }),
-  }),
+  fields: (t) => fieldsOf(t, usageReportView, { days: [UsageDayRef] }),
 });
-
 
 // Application is owned by the developer subgraph; this one adds what it meters.
 builder.externalRef('Application', builder.selection<{ id: string }>('id')).implement({
