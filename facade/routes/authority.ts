@@ -1,37 +1,9 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
-import { OWNER_TYPES } from '../../subgraphs/developer/vocabulary.ts';
+import { authorityContextView as authorityContextSchema, installationView as installationSchema } from '../../subgraphs/developer/views.ts';
 import { defineRoute } from './table.ts';
 import { requestIdHeader, selectionOf } from './common.ts';
-
-export const installationSchema = z
-  .object({
-    id: z.string(),
-    applicationId: z.string(),
-    targetType: z.enum(TARGET_TYPES),
-    targetId: z.string(),
-    status: z.enum(['active', 'revoked']),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'Installation' });
-
-export const authorityContextSchema = z
-  .object({
-    requestId: z.string(),
-    applicationId: z.string(),
-    actor: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('application'), applicationId: z.string() }).strict(),
-      z.object({ type: z.literal('user'), userId: z.string() }).strict(),
-    ]),
-    owner: z.object({ type: z.enum(OWNER_TYPES), id: z.string() }).strict(),
-    installation: installationSchema.nullable(),
-    scopes: z.array(z.string()),
-    permissions: z.array(z.string()),
-    entitlements: z.array(z.string()),
-  })
-  .strict()
-  .meta({ id: 'AuthorityContext' });
 
 export const authorityRoutes = [
   defineRoute({

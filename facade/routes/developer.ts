@@ -6,20 +6,7 @@ import { INSTALLATION_STATUSES } from '../../subgraphs/developer/vocabulary.ts';
 import { TARGET_TYPES } from '../../subgraphs/shared/scopes.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
-import { installationSchema } from './authority.ts';
-
-export const userAuthorizationSchema = z
-  .object({
-    applicationId: z.string(),
-    applicationName: z.string(),
-    scopes: z.array(z.string()),
-    authorizedAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'UserAuthorization' });
-
-const revokedAuthorizationSchema = userAuthorizationSchema.extend({ revokedAt: z.string() }).strict().meta({ id: 'RevokedUserAuthorization' });
+import { installationView as installationSchema, revokedUserAuthorizationView as revokedAuthorizationSchema, userAuthorizationView as userAuthorizationSchema } from '../../subgraphs/developer/views.ts';
 
 export const developerRoutes: RouteRow[] = [
   defineRoute({

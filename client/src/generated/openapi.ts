@@ -1833,16 +1833,19 @@ export interface components {
                 type: "user";
                 userId: string;
             };
-            owner: {
-                /** @enum {string} */
-                type: "organisation" | "team" | "user";
-                id: string;
-            };
+            owner: components["schemas"]["Owner"];
             installation: components["schemas"]["Installation"] | null;
             scopes: string[];
             permissions: string[];
             entitlements: string[];
         };
+        /** @description Who owns an application: an organisation, a team or a user. */
+        Owner: {
+            /** @enum {string} */
+            type: "organisation" | "team" | "user";
+            id: string;
+        };
+        /** @description An installation of an application on a user, team, organisation or event. */
         Installation: {
             id: string;
             applicationId: string;
@@ -2486,11 +2489,13 @@ export interface components {
                 units: number;
             }[];
         };
+        /** @description An application the user has authorised to act for them. */
         UserAuthorization: {
             applicationId: string;
             applicationName: string;
             scopes: string[];
             authorizedAt: string;
+            /** @description When a token was last issued under it. */
             lastUsedAt: string | null;
         };
         RevokedUserAuthorization: {
@@ -2498,6 +2503,7 @@ export interface components {
             applicationName: string;
             scopes: string[];
             authorizedAt: string;
+            /** @description When a token was last issued under it. */
             lastUsedAt: string | null;
             revokedAt: string;
         };
@@ -2617,12 +2623,6 @@ export interface components {
             revision: number;
             createdAt: string;
             expiresAt: string;
-        };
-        /** @description Who owns an application: an organisation, a team or a user. */
-        Owner: {
-            /** @enum {string} */
-            type: "organisation" | "team" | "user";
-            id: string;
         };
         CreateOwnerTransferRequest: {
             toOwner: components["schemas"]["OwnerRef"];

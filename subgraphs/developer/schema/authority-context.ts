@@ -1,5 +1,7 @@
 // AuthorityContext: what the calling access token may do, and for whom it acts.
 import { builder, refs } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { authorityContextView } from '../views.ts';
 import { authorityContext, type AuthorityContextResult } from '../authority-context.ts';
 import { Application, Owner } from './application.ts';
 import { Installation, TargetType } from './installation.ts';
@@ -27,18 +29,11 @@ const Actor = builder.unionType('Actor', {
 
 const AuthorityContext = builder.objectRef<AuthorityContextResult>('AuthorityContext').implement({
   fields: (t) => ({
-    requestId: t.exposeString('requestId'),
-    applicationId: t.exposeID('applicationId'),
+    ...viewFields(builder)(t, authorityContextView, { actor: Actor, owner: Owner, installation: Installation }),
     application: t.field({
       type: Application,
       resolve: async (result, _args, ctx) => (await ctx.loaders.application.load(result.applicationId))!,
     }),
-    actor: t.field({ type: Actor, resolve: (result) => result.actor }),
-    owner: t.field({ type: Owner, resolve: (result) => result.owner }),
-    installation: t.field({ type: Installation, nullable: true, resolve: (result) => result.installation }),
-    scopes: t.exposeStringList('scopes'),
-    permissions: t.exposeStringList('permissions'),
-    entitlements: t.exposeStringList('entitlements'),
   }),
 });
 

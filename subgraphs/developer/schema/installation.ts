@@ -2,7 +2,9 @@
 import type { InstallationRow } from '../../shared/authority.ts';
 import { TARGET_TYPES } from '../../shared/scopes.ts';
 import { builder, refs } from '../builder.ts';
-import { InstallationStatusEnum } from './enums.ts';
+import './enums.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { installationView } from '../views.ts';
 import { pageType } from './page.ts';
 
 export const TargetType = builder.enumType('AuthorityTargetType', {
@@ -11,14 +13,9 @@ export const TargetType = builder.enumType('AuthorityTargetType', {
 });
 
 export const Installation = builder.objectRef<InstallationRow>('Installation').implement({
-  description: 'An installation of an application on a user, team, organisation or event.',
+  description: installationView.description,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    applicationId: t.exposeID('applicationId'),
-    targetType: t.field({ type: TargetType, resolve: (installation) => installation.targetType as (typeof TARGET_TYPES)[number] }),
-    targetId: t.exposeID('targetId'),
-    status: t.expose('status', { type: InstallationStatusEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...viewFields(builder)(t, installationView, { targetType: TargetType }),
     organisation: t.field({
       type: refs.Organisation,
       nullable: true,

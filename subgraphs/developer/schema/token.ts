@@ -7,6 +7,8 @@ import { introspectToken, revokeToken, type Introspection } from '../oauth/revoc
 import { storeOf } from '../oauth/model.ts';
 import { listUserAuthorizations, revokeUserAuthorization, type UserAuthorization } from '../oauth/user-authorizations.ts';
 import { pageType } from './page.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { userAuthorizationView } from '../views.ts';
 
 const IssuedTokenRef = builder.objectRef<IssuedToken>('IssuedAccessToken').implement({
   description: 'An access token (RFC 6749 §5.1). The token itself is shown once.',
@@ -65,13 +67,9 @@ const RevocationRef = builder.objectRef<{ revoked: boolean }>('TokenRevocation')
 });
 
 export const UserAuthorizationRef = builder.objectRef<UserAuthorization & { revokedAt?: string }>('UserAuthorization').implement({
-  description: 'An application the user has authorised to act for them.',
+  description: userAuthorizationView.description,
   fields: (t) => ({
-    applicationId: t.exposeID('applicationId'),
-    applicationName: t.exposeString('applicationName'),
-    scopes: t.exposeStringList('scopes'),
-    authorizedAt: t.exposeString('authorizedAt'),
-    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true, description: 'When a token was last issued under it.' }),
+    ...viewFields(builder)(t, userAuthorizationView),
     revokedAt: t.exposeString('revokedAt', { nullable: true }),
   }),
 });
