@@ -2,8 +2,8 @@
 // Each row runs a query of the competitions subgraph; its selection comes from its response schema.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/shared/competition-vocabulary.ts';
-import { eventView, userView } from '../../subgraphs/competitions/views.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/shared/competition-vocabulary.ts';
+import { eventView, playerStatisticsView, userView } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 
@@ -12,18 +12,7 @@ import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, 
 
 export const EVENT_FIELDS = selectionOf(eventView);
 
-export const playerStatisticsSchema = z
-  .object({
-    userId: z.string().nullable(),
-    profileId: z.string(),
-    displayName: z.string(),
-    ...Object.fromEntries(PLAYER_TOTALS.map((name) => [name, z.number().int()])),
-    ...Object.fromEntries(PLAYER_RATES.map((name) => [name, z.number()])),
-  })
-  .strict()
-  .meta({ id: 'PlayerStatistics' });
-
-const STATS_FIELDS = selectionOf(playerStatisticsSchema);
+const STATS_FIELDS = selectionOf(playerStatisticsView);
 
 export const competitionReadRoutes: RouteRow[] = [
   defineRoute({
@@ -86,7 +75,7 @@ export const competitionReadRoutes: RouteRow[] = [
     format: 'list',
     notModified: true,
     documentedHeaders: ETAG_DOC,
-    success: { status: 200, schema: playerStatisticsSchema, description: 'A page of player statistics.' },
+    success: { status: 200, schema: playerStatisticsView, description: 'A page of player statistics.' },
     errors: [400, 401, 404, 429, 500, 503],
   }),
   defineRoute({

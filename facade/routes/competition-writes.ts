@@ -21,12 +21,7 @@ import {
 import { defineRoute, type Method, type RouteInput, type RouteRow } from './table.ts';
 import { contractOf, type WriteOperation } from '../../subgraphs/competitions/write-contracts.ts';
 import { idParam, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
-
-
-export const writeResult = z
-  .object({ resourceId: z.string(), revision: z.number().int(), updated: z.boolean() })
-  .strict()
-  .meta({ id: 'WriteResult' });
+import { writeResultView as writeResult } from '../../subgraphs/competitions/views.ts';
 
 const writeHeaders = (idempotent: boolean, ifMatch: boolean) =>
   z.object({

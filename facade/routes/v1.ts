@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
-import { broadcastView, eventDetailView, groupView, invitationView, matchView, organisationView, overlayTokenView as overlayTokenSchema, participantView, playdayView, roundView, stageView, standingView, userView } from '../../subgraphs/competitions/views.ts';
+import { broadcastView, eventDetailView, groupView, invitationView, mapView, matchView, organisationView, overlayTokenView as overlayTokenSchema, participantView, playdayView, roundView, stageView, standingView, userView } from '../../subgraphs/competitions/views.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/shared/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
@@ -20,7 +20,6 @@ const headers = z.object({
 
 const V1_EVENT_FIELDS = selectionOf(eventDetailView);
 
-export const v1MapSchema = z.object({ id: z.string(), name: z.string(), imageUrl: z.string().nullable() }).strict().meta({ id: 'V1Map' });
 
 const conditionalHeaders = headers.extend({ 'if-none-match': z.string().max(500).optional() });
 
@@ -425,12 +424,12 @@ export const v1Routes: RouteRow[] = [
     security: 'apiKey',
     input: { query: z.object({ cursor: cursorParam, limit: limitParam }).strict(), headers },
     operation: prepareOperation(
-      `query V1ListMaps($cursor: String, $limit: Int) { apiKey { maps(cursor: $cursor, limit: $limit) { data { ${selectionOf(v1MapSchema)} } meta { ${selectionOf(pageMeta)} } } } }`,
+      `query V1ListMaps($cursor: String, $limit: Int) { apiKey { maps(cursor: $cursor, limit: $limit) { data { ${selectionOf(mapView)} } meta { ${selectionOf(pageMeta)} } } } }`,
     ),
     variables: ({ query }) => query,
     result: (data) => apiKey(data).maps,
     format: 'list',
-    success: { status: 200, schema: v1MapSchema, description: 'A page of maps.' },
+    success: { status: 200, schema: mapView, description: 'A page of maps.' },
     errors: [400, 401, 429, 500, 503],
     example: { request: 'GET /api/v1/maps?limit=2', response: { data: [{ id: 'map_ancient', name: 'Ancient', imageUrl: null }], meta: { nextCursor: null, hasMore: false } } },
   }),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { createEndpointInput, DELIVERY_STATUSES, recoverInput, updateEndpointInput } from '../../subgraphs/developer/webhooks/inputs.ts';
-import { webhookAttemptView as attemptSchema, webhookDeliveryView as webhookDeliverySchema, webhookEndpointView as webhookEndpointSchema, webhookEndpointWithSecretView as endpointWithSecret, webhookEventTypeView as eventTypeSchema } from '../../subgraphs/developer/webhooks/views.ts';
+import { webhookAttemptView as attemptSchema, webhookDeliveryView as webhookDeliverySchema, webhookEndpointView as webhookEndpointSchema, webhookEndpointWithSecretView as endpointWithSecret, webhookEventTypeView as eventTypeSchema, webhookEndpointDeletedView as deletedSchema, webhookRecoverResultView as recoveredSchema } from '../../subgraphs/developer/webhooks/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idempotentHeaders, idParam, limitParam, pageMeta, REPLAY_HEADER, replayedHeader, requestIdHeader, selectionOf } from './common.ts';
 
@@ -11,8 +11,6 @@ const TAG = 'Webhooks';
 const WHO =
   'Callers: a token of this application with an application actor, or with a user actor who manages the application owner (403 otherwise); any other application is 404.';
 
-const deletedSchema = z.object({ id: z.string(), deleted: z.boolean() }).strict().meta({ id: 'WebhookEndpointDeleted' });
-const recoveredSchema = z.object({ endpointId: z.string(), requeued: z.number().int() }).strict().meta({ id: 'WebhookRecoverResult' });
 
 const headers = z.object({ 'x-request-id': requestIdHeader });
 const ifMatchHeaders = (required: boolean) =>

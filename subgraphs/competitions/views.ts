@@ -1,11 +1,39 @@
 // Competition reads (organisations, users, events, stages, groups, rounds, participants, invitations,
-// broadcasts, playdays, standings), organisation API keys, overlay tokens and match chat messages as read: the REST responses and OpenAPI take these
+// broadcasts, playdays, standings, maps, player statistics, the result of an event write), organisation API keys, overlay tokens and match chat messages as read: the REST responses and OpenAPI take these
 // schemas, and the GraphQL object types take their fields from them (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
 import { graphql, idString, isoTimestamp } from '../shared/zod-graphql.ts';
-import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, STAGE_FORMATS, TIEBREAKERS } from '../shared/competition-vocabulary.ts';
+import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS, STAGE_FORMATS, TIEBREAKERS } from '../shared/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from './inputs.ts';
 import { resolvedSettingsSchema, stageSeedingSchema } from './tournament/views.ts';
+
+export const mapView = z
+  .object({ id: idString, name: z.string(), imageUrl: z.string().nullable() })
+  .strict()
+  .describe('A map of the game: reference data named by map pools, vetoes and match results.')
+  .meta({ id: 'V1Map' });
+
+export const playerStatisticsView = z
+  .object({
+    userId: idString.nullable(),
+    profileId: idString,
+    displayName: z.string(),
+    ...(Object.fromEntries(PLAYER_TOTALS.map((name) => [name, z.number().int()])) as Record<(typeof PLAYER_TOTALS)[number], z.ZodNumber>),
+    ...(Object.fromEntries(PLAYER_RATES.map((name) => [name, z.number()])) as Record<(typeof PLAYER_RATES)[number], z.ZodNumber>),
+  })
+  .strict()
+  .describe("A player's totals and rates over the matches in scope (formulas in docs/competitions.md).")
+  .meta({ id: 'PlayerStatistics' });
+
+export const writeResultView = z
+  .object({
+    resourceId: idString,
+    revision: z.number().int().describe('The event revision after the change (its ETag is "<revision>").'),
+    updated: z.boolean().describe('False when the write changed nothing (the revision stayed).'),
+  })
+  .strict()
+  .describe('The result of a write to an event: the resource created or changed and the event revision after it.')
+  .meta({ id: 'WriteResult' });
 
 export const apiKeyView = z
   .object({

@@ -1856,9 +1856,12 @@ export interface components {
             status: "active" | "revoked";
             createdAt: string;
         };
+        /** @description The result of a write to an event: the resource created or changed and the event revision after it. */
         WriteResult: {
             resourceId: string;
+            /** @description The event revision after the change (its ETag is "<revision>"). */
             revision: number;
+            /** @description False when the write changed nothing (the revision stayed). */
             updated: boolean;
         };
         VetoSettingsRequest: {
@@ -2127,6 +2130,7 @@ export interface components {
             nextCursor: string | null;
             hasMore: boolean;
         };
+        /** @description A player's totals and rates over the matches in scope (formulas in docs/competitions.md). */
         PlayerStatistics: {
             userId: string | null;
             profileId: string;
@@ -2584,6 +2588,7 @@ export interface components {
         };
         WebhookRecoverResult: {
             endpointId: string;
+            /** @description Deliveries queued again. */
             requeued: number;
         };
         RecoverWebhookDeliveriesRequest: {
@@ -2805,6 +2810,7 @@ export interface components {
                 role: string;
             }[];
         };
+        /** @description A map of the game: reference data named by map pools, vetoes and match results. */
         V1Map: {
             id: string;
             name: string;

@@ -2,6 +2,8 @@
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
 import type { KeyAuthority } from '../../shared/api-keys.ts';
 import { builder } from '../builder.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { mapView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, outsideOverlay, type EventView } from '../api-key-reads.ts';
 import { User } from './user.ts';
@@ -12,12 +14,8 @@ import { OverlayToken } from './overlay-tokens.ts';
 import { sentOverlayToken } from '../overlay-tokens.ts';
 
 export const MapRef = builder.prismaObject('Map', {
-  description: 'A map of the game: reference data named by map pools, vetoes and match results.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
-  }),
+  description: mapView.description,
+  fields: (t) => viewFields(builder)(t, mapView),
 });
 
 const MapPage = pageType('MapPage', MapRef);

@@ -4,8 +4,9 @@
 // idempotencyKey the Idempotency-Key.
 import { builder } from '../builder.ts';
 import type { WriteResult } from '../event-write.ts';
+import { writeResultView } from '../views.ts';
 import { contractOf, type WriteOperation } from '../write-contracts.ts';
-import { inputTypes } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import {
   broadcastInput,
   createEventInput,
@@ -38,11 +39,9 @@ import {
 } from '../writes.ts';
 
 const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
-  description: 'The result of a write to an event: the resource created or changed and the event revision after it.',
+  description: writeResultView.description,
   fields: (t) => ({
-    resourceId: t.exposeID('resourceId'),
-    revision: t.exposeInt('revision', { description: 'The event revision after the change (its ETag is "<revision>").' }),
-    updated: t.exposeBoolean('updated', { description: 'False when the write changed nothing (the revision stayed).' }),
+    ...viewFields(builder)(t, writeResultView),
     replayed: t.exposeBoolean('replayed', { description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.' }),
   }),
 });

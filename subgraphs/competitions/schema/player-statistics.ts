@@ -2,22 +2,13 @@
 import { builder } from '../builder.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { eventPlayerStatistics, type PlayerStatistics } from '../player-statistics.ts';
-import { PLAYER_RATES, PLAYER_TOTALS } from '../../shared/competition-vocabulary.ts';
+import { viewFields } from '../../shared/zod-graphql.ts';
+import { playerStatisticsView } from '../views.ts';
 import { conditionalPageType } from './page.ts';
 
 const PlayerStatisticsRef = builder.objectRef<PlayerStatistics>('PlayerStatistics').implement({
-  description: 'A player\'s totals and rates over the matches in scope (formulas in docs/competitions.md).',
-  fields: (t) => ({
-    userId: t.exposeID('userId', { nullable: true }),
-    profileId: t.exposeID('profileId'),
-    displayName: t.exposeString('displayName'),
-    ...Object.fromEntries(
-      PLAYER_TOTALS.map((name) => [name, t.exposeInt(name)]),
-    ),
-    ...Object.fromEntries(
-      PLAYER_RATES.map((name) => [name, t.exposeFloat(name)]),
-    ),
-  }),
+  description: playerStatisticsView.description,
+  fields: (t) => viewFields(builder)(t, playerStatisticsView),
 });
 
 const PlayerStatisticsPage = conditionalPageType<PlayerStatistics>('PlayerStatisticsPage', PlayerStatisticsRef);

@@ -18,7 +18,7 @@ import {
 } from '../webhooks/endpoints.ts';
 import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../shared/change-catalogue.ts';
 import { createEndpointInput, recoverInput, updateEndpointInput } from '../webhooks/inputs.ts';
-import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView, webhookEventTypeView } from '../webhooks/views.ts';
+import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView, webhookEventTypeView, webhookEndpointDeletedView, webhookRecoverResultView } from '../webhooks/views.ts';
 import { Application } from './application.ts';
 import { pageType } from './page.ts';
 
@@ -105,12 +105,8 @@ const RecoverWebhookDeliveriesInput = inputType('RecoverWebhookDeliveriesInput',
 const present = (input: Record<string, unknown>, keep: string[] = []) =>
   Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || keep.includes(key)));
 
-const RecoverResult = builder.objectRef<{ endpointId: string; requeued: number }>('WebhookRecoverResult').implement({
-  fields: (t) => ({ endpointId: t.exposeID('endpointId'), requeued: t.exposeInt('requeued', { description: 'Deliveries queued again.' }) }),
-});
-const DeleteResult = builder.objectRef<{ id: string; deleted: boolean }>('WebhookEndpointDeleted').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
+const RecoverResult = builder.objectRef<{ endpointId: string; requeued: number }>('WebhookRecoverResult').implement({ fields: (t) => fieldsOf(t, webhookRecoverResultView) });
+const DeleteResult = builder.objectRef<{ id: string; deleted: boolean }>('WebhookEndpointDeleted').implement({ fields: (t) => fieldsOf(t, webhookEndpointDeletedView) });
 
 builder.mutationFields((t) => {
   const appId = t.arg.id({ required: true });

@@ -73,3 +73,10 @@ export const webhookEventTypeView = z
   .object({ name: z.string(), description: z.string(), payloadSchema: z.record(z.string(), z.unknown()).describe('JSON Schema of a delivery body of this type.') })
   .strict()
   .meta({ id: 'WebhookEventType' });
+
+export const webhookEndpointDeletedView = z.object({ id: idString, deleted: z.boolean() }).strict().meta({ id: 'WebhookEndpointDeleted' });
+
+export const webhookRecoverResultView = z
+  .object({ endpointId: idString, requeued: z.number().int().describe('Deliveries queued again.') })
+  .strict()
+  .meta({ id: 'WebhookRecoverResult' });
