@@ -2,7 +2,7 @@
 // broadcasts, playdays, standings, maps, player statistics, the result of an event write), organisation API keys, overlay tokens and match chat messages as read: the REST responses and OpenAPI take these
 // schemas, and the GraphQL object types take their fields from them (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, isoTimestamp } from '../shared/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../shared/zod-graphql.ts';
 import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS, STAGE_FORMATS, TIEBREAKERS } from '../shared/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from './inputs.ts';
 import { resolvedSettingsSchema, stageSeedingSchema } from './tournament/views.ts';
@@ -41,10 +41,10 @@ export const apiKeyView = z
     organisationId: idString,
     name: z.string(),
     prefix: z.string().describe('The first characters of the key, to recognise it.'),
-    createdAt: isoTimestamp,
-    lastUsedAt: isoTimestamp.nullable().describe('To the minute.'),
-    expiresAt: isoTimestamp.nullable().describe('Set by a rotation with a grace period.'),
-    revokedAt: isoTimestamp.nullable(),
+    createdAt: dateTimeString,
+    lastUsedAt: dateTimeString.nullable().describe('To the minute.'),
+    expiresAt: dateTimeString.nullable().describe('Set by a rotation with a grace period.'),
+    revokedAt: dateTimeString.nullable(),
   })
   .strict()
   .describe('An organisation API key for the v1 read API: never the key itself, which is shown once.')
@@ -62,10 +62,10 @@ export const overlayTokenView = z
     eventId: idString.describe('The one event the token reads.'),
     label: z.string(),
     prefix: z.string().describe('The first characters of the token, to recognise it.'),
-    createdAt: isoTimestamp,
-    expiresAt: isoTimestamp.describe('When it stops working (at most 30 days after it was issued).'),
-    lastUsedAt: isoTimestamp.nullable().describe('To the minute.'),
-    revokedAt: isoTimestamp.nullable(),
+    createdAt: dateTimeString,
+    expiresAt: dateTimeString.describe('When it stops working (at most 30 days after it was issued).'),
+    lastUsedAt: dateTimeString.nullable().describe('To the minute.'),
+    revokedAt: dateTimeString.nullable(),
   })
   .strict()
   .describe('An overlay token: reads one event through v1 (x-overlay-token) and the gateway, never anything else. Never the token itself, which is shown once.')
@@ -108,8 +108,8 @@ export const chatMessageView = z
     reactions: z.array(chatReactionView).describe('Per emoji, in the order each was first used; empty when deleted.'),
     deleted: z.boolean(),
     revision: z.number().int().describe('Its ETag is "<revision>": the If-Match of a reaction write.'),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
+    createdAt: dateTimeString,
+    updatedAt: dateTimeString,
   })
   .strict()
   .describe('A message of a match chat. A deleted one keeps its place, without content or reactions.')
@@ -124,7 +124,7 @@ const BRACKET = z.enum(BRACKET_ORDER).register(graphql, { name: 'Bracket' });
 const PARTICIPANT_STATUS = z.enum(PARTICIPANT_STATUSES).register(graphql, { name: 'ParticipantStatus' });
 
 export const organisationView = z
-  .object({ id: idString, name: z.string(), slug: z.string(), createdAt: isoTimestamp })
+  .object({ id: idString, name: z.string(), slug: z.string(), createdAt: dateTimeString })
   .strict()
   .describe('An organisation that runs events.')
   .meta({ id: 'V1Organisation' });
@@ -159,7 +159,7 @@ export const eventView = z
     bannerUrl: z.string().nullable(),
     description: z.string().nullable(),
     firstStageId: idString.nullable(),
-    completedAt: isoTimestamp.nullable(),
+    completedAt: dateTimeString.nullable(),
     revision: z.number().int(),
   })
   .strict()
@@ -171,8 +171,8 @@ export const eventDetailView = eventView
   .extend({
     game: z.string().nullable().describe('The game played, e.g. cs2.'),
     timezone: z.string().describe('The IANA time zone the schedule is planned in, e.g. Europe/Berlin.'),
-    startsAt: isoTimestamp.nullable(),
-    endsAt: isoTimestamp.nullable(),
+    startsAt: dateTimeString.nullable(),
+    endsAt: dateTimeString.nullable(),
     logoUrl: z.string().nullable(),
     primaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
     secondaryColor: z.string().nullable().describe('Brand colour as #rrggbb.'),
@@ -226,8 +226,8 @@ export const participantView = z
     name: z.string().describe("The team's name."),
     logoUrl: z.string().nullable().describe("The team's logo."),
     status: PARTICIPANT_STATUS,
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
+    createdAt: dateTimeString,
+    updatedAt: dateTimeString,
     lineup: z.array(z.object({ userId: idString, role: z.string(), displayName: z.string() }).strict()),
   })
   .strict()
@@ -235,7 +235,7 @@ export const participantView = z
   .meta({ id: 'V1Participant' });
 
 export const invitationView = z
-  .object({ id: idString, eventId: idString, teamId: idString, stageId: idString.nullable(), groupId: idString.nullable(), status: z.string(), createdAt: isoTimestamp })
+  .object({ id: idString, eventId: idString, teamId: idString, stageId: idString.nullable(), groupId: idString.nullable(), status: z.string(), createdAt: dateTimeString })
   .strict()
   .describe('An invitation of a team to an event, a stage or a group.')
   .meta({ id: 'V1Invitation' });
@@ -249,7 +249,7 @@ export const broadcastView = z
     primaryColor: z.string().nullable(),
     delaySeconds: z.number().int(),
     showScores: z.boolean(),
-    updatedAt: isoTimestamp,
+    updatedAt: dateTimeString,
   })
   .strict()
   .describe("An event's broadcast configuration, for overlays.")
@@ -260,7 +260,7 @@ export const playdayView = z
     id: idString,
     eventId: idString,
     name: z.string(),
-    date: isoTimestamp,
+    date: dateTimeString,
     liveMatchId: idString.nullable(),
     overlayScoreA: z.number().int().nullable(),
     overlayScoreB: z.number().int().nullable(),
@@ -324,11 +324,11 @@ export const matchView = z
     opponentA: matchOpponentView.nullable(),
     opponentB: matchOpponentView.nullable(),
     maps: z.array(matchMapView),
-    scheduledAt: isoTimestamp.nullable(),
-    startedAt: isoTimestamp.nullable(),
-    completedAt: isoTimestamp.nullable(),
+    scheduledAt: dateTimeString.nullable(),
+    startedAt: dateTimeString.nullable(),
+    completedAt: dateTimeString.nullable(),
     streamUrl: z.string().nullable().describe("Where this match is streamed; else the event's broadcast stream."),
-    updatedAt: isoTimestamp,
+    updatedAt: dateTimeString,
     // What a stage start generates on each match; null on matches that were not generated.
     roundNumber: z.number().int().nullable().describe("The match's round's number (restarting per group and bracket); null without a round."),
     position: z.number().int().nullable().describe('Generated matches: 1-based position within the round.'),

@@ -2,7 +2,7 @@
 // REST and OpenAPI take these schemas, and the GraphQL types take their fields from them
 // (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, isoTimestamp } from '../shared/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../shared/zod-graphql.ts';
 import { TARGET_TYPES } from '../shared/scopes.ts';
 import { INSTALLATION_STATUSES, OWNER_TYPES } from './vocabulary.ts';
 
@@ -19,7 +19,7 @@ export const installationView = z
     targetType: z.enum(TARGET_TYPES),
     targetId: idString,
     status: z.enum(INSTALLATION_STATUSES).register(graphql, { name: 'InstallationStatus' }),
-    createdAt: isoTimestamp,
+    createdAt: dateTimeString,
   })
   .describe('An installation of an application on a user, team, organisation or event.')
   .meta({ id: 'Installation' });

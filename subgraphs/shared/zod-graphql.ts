@@ -25,7 +25,7 @@ export const graphql = z.registry<GraphQLMeta>();
 /** A string that GraphQL calls an ID. */
 export const idString = z.string().register(graphql, { name: 'ID' });
 /** An ISO 8601 instant as REST answers it, a DateTime for GraphQL (read views only). */
-export const isoTimestamp = z.string().register(graphql, { name: 'DateTime' });
+export const dateTimeString = z.string().register(graphql, { name: 'DateTime' });
 
 type AnySchema = z.core.$ZodType;
 // Pothos' refs are typed by what they carry; generated ones carry what the zod schema validates.

@@ -1,7 +1,7 @@
 // An owner transfer as read: the REST responses and OpenAPI take this schema, and the GraphQL
 // OwnerTransfer takes its fields from it (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, isoTimestamp } from '../../shared/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../../shared/zod-graphql.ts';
 import { ownerView } from '../views.ts';
 import { TRANSFER_STATUSES } from './inputs.ts';
 
@@ -16,8 +16,8 @@ export const ownerTransferView = z
     fromOwner: ownerView.describe('The owner when the transfer was offered.'),
     toOwner: ownerView,
     revision: z.number().int().describe('Moves on with each change of status.'),
-    createdAt: isoTimestamp,
-    expiresAt: isoTimestamp,
+    createdAt: dateTimeString,
+    expiresAt: dateTimeString,
   })
   .strict()
   .describe('An offer of an application to another owner.')

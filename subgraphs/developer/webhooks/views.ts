@@ -1,7 +1,7 @@
 // Webhook endpoints, deliveries, attempts and event types as read: the REST responses and OpenAPI take these
 // schemas, and the GraphQL object types take their fields from them (shared/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, isoTimestamp } from '../../shared/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../../shared/zod-graphql.ts';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from './inputs.ts';
 
 export const webhookEndpointView = z
@@ -15,8 +15,8 @@ export const webhookEndpointView = z
     description: z.string().nullable(),
     subscribedEvents: z.array(z.string()),
     revision: z.number().int().describe('Its ETag is "<revision>"; PATCH needs it in If-Match.'),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
+    createdAt: dateTimeString,
+    updatedAt: dateTimeString,
   })
   .strict()
   .describe('Where an application receives webhooks. Its signing secret is answered only at creation and rotation.')
@@ -44,9 +44,9 @@ export const webhookDeliveryView = z
     responseStatus: z.number().int().nullable(),
     errorCode: z.string().nullable(),
     redeliveryOf: idString.nullable(),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
-    deliveredAt: isoTimestamp.nullable(),
+    createdAt: dateTimeString,
+    updatedAt: dateTimeString,
+    deliveredAt: dateTimeString.nullable(),
   })
   .strict()
   .describe('One change (or test) on its way to one endpoint.')
@@ -55,7 +55,7 @@ export const webhookDeliveryView = z
 export const webhookAttemptView = z
   .object({
     number: z.number().int(),
-    startedAt: isoTimestamp,
+    startedAt: dateTimeString,
     durationMs: z.number().int(),
     responseStatus: z.number().int().nullable(),
     errorCode: z
