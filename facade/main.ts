@@ -99,6 +99,10 @@ async function start(): Promise<{ platform: Platform; db: Database }> {
   // On PGlite this process holds the directory's lock from here until it exits, through the
   // migration child's turn and the close and reopen around it (data-dir-lock.ts).
   const dataDir = pgliteDataDir();
+  // The migrations run in a child process (openPrepared), which cannot reach this process's memory.
+  if (!onPostgres && existsSync(migrateChild) && dataDir.startsWith('memory://')) {
+    throw new StartupError(`PGLITE_DATA_DIR=${dataDir} is not a directory, and the embedded database of npm start lives in one: for a throwaway database, point it at an empty directory (PGLITE_DATA_DIR=$(mktemp -d)/pglite).`);
+  }
   const hold = onPostgres || dataDir.startsWith('memory://') ? undefined : holdDataDir(dataDir);
   if (onPostgres) await ensurePostgresDatabase(setting('DATABASE_URL')!);
   const { db, applied, seeded } = await openPrepared(hold);

@@ -106,7 +106,7 @@ export const SETTINGS = {
     expects: 'a PostgreSQL connection URL (postgresql://…), or unset for the embedded PGlite',
     meaning: '`postgresql://…` switches to PostgreSQL',
   }),
-  PGLITE_DATA_DIR: define({ schema: z.string(), shown: '`./data/pglite`', meaning: 'where the embedded database lives' }),
+  PGLITE_DATA_DIR: define({ schema: z.string(), shown: '`./data/pglite`', meaning: 'the directory the embedded database lives in' }),
   PGLITE_SHARED_BUFFERS: define({
     schema: z
       .string()

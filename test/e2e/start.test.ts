@@ -87,6 +87,14 @@ describe('npm start', () => {
     }
   }, 180_000);
 
+  it('refuses an in-memory database (PGLITE_DATA_DIR=memory://) in one sentence, naming what to do instead', async () => {
+    const { code, output } = await runToExit({ DATABASE_URL: '', PGLITE_DATA_DIR: 'memory://' });
+    expect(code).not.toBe(0);
+    expect(output).toContain('PGLITE_DATA_DIR=memory:// is not a directory');
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(output.trim().split('\n').filter((line) => line.trim() && !line.startsWith('npm ')).length).toBe(1);
+  }, 60_000);
+
   it('is the server process: SIGTERM to npm drains the request in flight and exits within 10 s', async () => {
     // As deployed (NODE_ENV is not test), so that nothing but the platform reacts to the signal.
     const running = await start({ NODE_ENV: 'production' });
