@@ -72,8 +72,12 @@ const idempotencyScope = (applicationId: string, route: string, key: string | nu
   requestHash: requestHash(request),
 });
 
+// The application's lock is a statement of its own: a statement sees the rows committed before it
+// began, so a count in the statement that waited for the lock would miss the endpoints created by
+// the writers it waited for, and concurrent creations could pass the limit together.
+const LOCK_APPLICATION_SQL = `SELECT id FROM "Application" WHERE id = $1 FOR UPDATE`;
 const INSERT_ENDPOINT_SQL = `
-  WITH app AS (SELECT id FROM "Application" WHERE id = $2 FOR UPDATE),
+  WITH app AS (SELECT id FROM "Application" WHERE id = $2),
   inserted AS (
     INSERT INTO "WebhookEndpoint" (id, "applicationId", name, url, description, "subscribedEvents", status, secret, revision, "createdAt", "updatedAt")
     SELECT $1, app.id, $3, $4, $5, $6::text[], 'active', $7, 1, $8::timestamp, $8::timestamp FROM app
@@ -118,6 +122,7 @@ export async function createEndpoint(
     scope,
     { status: 201, body: { endpoint, secret } },
     [
+      { text: LOCK_APPLICATION_SQL, values: [applicationId] },
       {
         text: INSERT_ENDPOINT_SQL,
         values: [endpoint.id, applicationId, endpoint.name, endpoint.url, endpoint.description, endpoint.subscribedEvents, secret, now.replace('Z', '')],
