@@ -18,7 +18,8 @@ function opponent(m: MatchRow, side: Side) {
   const participantId = side === 'a' ? m.participantAId : m.participantBId;
   if (!participantId) return null;
   const [own, other] = side === 'a' ? [m.scoreA, m.scoreB] : [m.scoreB, m.scoreA];
-  const result = m.status !== 'completed' || own == null || other == null ? null : own > other ? 'win' : own < other ? 'loss' : 'draw';
+  const result =
+    m.status !== 'completed' ? null : m.forfeit ? (m.forfeit === side ? 'loss' : 'win') : own == null || other == null ? null : own > other ? 'win' : own < other ? 'loss' : 'draw';
   return {
     participantId,
     teamId: side === 'a' ? m.teamAId : m.teamBId,
@@ -26,9 +27,11 @@ function opponent(m: MatchRow, side: Side) {
     logoUrl: side === 'a' ? m.teamALogoUrl : m.teamBLogoUrl,
     score: own,
     result,
-    forfeit: m.isFreeWin && result === 'loss',
+    forfeit: m.forfeit ? m.forfeit === side : m.isFreeWin && result === 'loss',
   };
 }
+
+const linkOf = (matchId: string | null, slot: string | null) => (matchId && slot ? { matchId, slot } : null);
 
 export function v1MatchesHandler(pool: pg.Pool) {
   return async (ctx: Context) => {
@@ -73,6 +76,14 @@ export function v1MatchesHandler(pool: pg.Pool) {
         completedAt: m.completedAt,
         streamUrl: m.streamUrl,
         updatedAt: m.updatedAt,
+        roundNumber: m.roundNumber,
+        position: m.position,
+        bracket: m.bracket,
+        winnerTo: linkOf(m.winnerToMatchId, m.winnerToSlot),
+        loserTo: linkOf(m.loserToMatchId, m.loserToSlot),
+        sourceA: m.sourceA,
+        sourceB: m.sourceB,
+        opponents: m.opponents,
       })),
       meta: { nextCursor: hasMore ? cursorOf(binding, [last.createdAt, last.id]) : null, hasMore },
     };
