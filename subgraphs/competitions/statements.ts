@@ -3,10 +3,10 @@
 // (ctx.transaction). Everything else goes through Prisma's model API.
 // Timestamps are stored in UTC without a zone and read as ISO 8601 text, so no driver time zone applies.
 
-import type { Event } from '../shared/db/generated/client.ts';
+import type { Event, Match } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
 import { wireModel, type WireRow } from '../shared/db/wire-rows.ts';
-import { iso, NOW } from '../shared/db/sql-fragments.ts';
+import { NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
 import type { StandingRow } from './tournament/standings.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
@@ -70,22 +70,15 @@ export const READABLE_EVENTS_SQL = `
 /** An event by id, every column (toEvent). */
 export const EVENT_SQL = `SELECT ${EVENT_COLUMNS} FROM "Event" e WHERE e.id = $1`;
 
-/** A match as v1 and GraphQL show it: both sides' teams joined, the maps played as a JSON array. */
-export interface MatchRow {
-  id: string;
-  eventId: string;
-  stageId: string;
-  groupId: string | null;
-  roundId: string | null;
-  status: string;
-  bestOf: number;
-  isFreeWin: boolean;
-  participantAId: string | null;
-  participantBId: string | null;
-  scoreA: number | null;
-  scoreB: number | null;
-  /** a | b: the side that forfeited. */
-  forfeit: string | null;
+/**
+ * A match as v1 and GraphQL show it: the Match model's columns as the driver reads them (its JSON
+ * columns in their stored shapes), both sides' teams joined, the maps played as a JSON array, the
+ * round's number and bracket.
+ */
+export type MatchRow = Omit<WireRow<Match>, 'sourceA' | 'sourceB' | 'opponents'> & {
+  sourceA: MatchSourceView | null;
+  sourceB: MatchSourceView | null;
+  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
   teamAId: string | null;
   teamAName: string | null;
   teamALogoUrl: string | null;
@@ -93,23 +86,9 @@ export interface MatchRow {
   teamBName: string | null;
   teamBLogoUrl: string | null;
   maps: { position: number; mapId: string; mapName: string; scoreA: number | null; scoreB: number | null; winner: string | null }[];
-  scheduledAt: string | null;
-  startedAt: string | null;
-  completedAt: string | null;
-  streamUrl: string | null;
   roundNumber: number | null;
-  position: number | null;
   bracket: string | null;
-  winnerToMatchId: string | null;
-  winnerToSlot: string | null;
-  loserToMatchId: string | null;
-  loserToSlot: string | null;
-  sourceA: MatchSourceView | null;
-  sourceB: MatchSourceView | null;
-  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 /** A slot's source as stored: a seed of the stage, or the winner or loser of another match. */
 export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' | 'loser'; matchId: string };
@@ -119,19 +98,18 @@ export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' 
  * after its own (aliases other than m, pa, ta, pb, tb, r). The round number and bracket are the
  * match's round's.
  */
+// Every column of the Match model (the datamodel's, DateTime ones as ISO text): MatchRow's own part.
+const MATCH_WIRE = wireModel<Match>()('Match', 'm', ['scheduledAt', 'startedAt', 'completedAt', 'createdAt', 'updatedAt']);
+
 function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
   return `
-  SELECT m.id, m."eventId", m."stageId", m."groupId", m."roundId", m.status, m."bestOf", m."isFreeWin",
-         m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit,
+  SELECT ${MATCH_WIRE.columns},
          pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
          pb."teamId" AS "teamBId", tb.name AS "teamBName", tb."logoUrl" AS "teamBLogoUrl",
          COALESCE((SELECT json_agg(json_build_object('position', mm.position, 'mapId', mm."mapId", 'mapName', COALESCE(mp.name, mm."mapId"),
                                                      'scoreA', mm."scoreA", 'scoreB', mm."scoreB", 'winner', mm.winner) ORDER BY mm.position)
                    FROM "MatchMap" mm LEFT JOIN "Map" mp ON mp.id = mm."mapId" WHERE mm."matchId" = m.id), '[]'::json) AS maps,
-         ${iso('m."scheduledAt"')} AS "scheduledAt", ${iso('m."startedAt"')} AS "startedAt", ${iso('m."completedAt"')} AS "completedAt",
-         m."streamUrl", r.number AS "roundNumber", m.position, r.bracket, m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot",
-         m."sourceA", m."sourceB", m.opponents,
-         ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt"${columns.map((column) => `,\n         ${column}`).join('')}
+         r.number AS "roundNumber", r.bracket${columns.map((column) => `,\n         ${column}`).join('')}
   FROM "Match" m
   LEFT JOIN "Participant" pa ON pa.id = m."participantAId" LEFT JOIN "Team" ta ON ta.id = pa."teamId"
   LEFT JOIN "Participant" pb ON pb.id = m."participantBId" LEFT JOIN "Team" tb ON tb.id = pb."teamId"
