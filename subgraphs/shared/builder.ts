@@ -66,3 +66,14 @@ export function createBuilder() {
 export type Builder = ReturnType<typeof createBuilder>;
 /** The schema types of every subgraph's builder, for helpers that take a builder's refs. */
 export type SubgraphSchemaTypes = Builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/**
+ * The `replayed` field of an idempotent write's answer (the Idempotent-Replayed header of REST):
+ * true when the answer is the one stored for an earlier request with the same Idempotency-Key.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const replayedField = (t: any) =>
+  t.boolean({
+    description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.',
+    resolve: (parent: { replayed?: boolean }) => parent.replayed ?? false,
+  });

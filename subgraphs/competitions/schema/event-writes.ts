@@ -3,7 +3,7 @@
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import type { ArgumentRef } from '@pothos/core';
-import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
+import { replayedField, type SubgraphSchemaTypes } from '../../shared/builder.ts';
 import { builder } from '../builder.ts';
 import type { WriteResult } from '../event-write.ts';
 import { writeResultView } from '../views.ts';
@@ -28,7 +28,7 @@ const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
   description: writeResultView.description,
   fields: (t) => ({
     ...viewFields(builder)(t, writeResultView),
-    replayed: t.exposeBoolean('replayed', { description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.' }),
+    replayed: replayedField(t),
   }),
 });
 

@@ -1,6 +1,7 @@
 // Owner transfers: the queries and mutations the REST routes run. Rules live in ../owner-transfers/.
 import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { replayedField } from '../../shared/builder.ts';
 import { OwnerTransferStatusEnum } from './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { createTransferInput } from '../owner-transfers/inputs.ts';
@@ -13,7 +14,7 @@ export const OwnerTransfer = builder.objectRef<TransferView & { replayed?: boole
   description: ownerTransferView.description,
   fields: (t) => ({
     ...viewFields(builder)(t, ownerTransferView, { fromOwner: Owner, toOwner: Owner }),
-    replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (transfer) => transfer.replayed ?? false }),
+    replayed: replayedField(t),
   }),
 });
 

@@ -2,6 +2,7 @@
 // and the mutations the REST routes run. Rules live in ../webhooks/.
 import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
 import { builder } from '../builder.ts';
+import { replayedField } from '../../shared/builder.ts';
 import './enums.ts';
 import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
 import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/delivery-log.ts';
@@ -34,7 +35,7 @@ const WebhookEndpointWithSecret = builder
   .implement({
     fields: (t) => ({
       ...fieldsOf(t, webhookEndpointWithSecretView, { endpoint: WebhookEndpoint }),
-      replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (result) => result.replayed ?? false }),
+      replayed: replayedField(t),
     }),
   });
 
@@ -44,7 +45,7 @@ export const WebhookDelivery = builder.objectRef<DeliveryView & { replayed?: boo
   description: webhookDeliveryView.description,
   fields: (t) => ({
     ...fieldsOf(t, webhookDeliveryView, { status: 'String' }),
-    replayed: t.boolean({ description: 'True when this is the stored result of an earlier request with the same Idempotency-Key.', resolve: (row) => row.replayed ?? false }),
+    replayed: replayedField(t),
     attempts: t.field({
       type: pageType('WebhookAttemptPage', WebhookAttempt),
       args: { cursor: t.arg.string(), limit: t.arg.int() },
