@@ -7,7 +7,9 @@
 import type { SubgraphContext } from '../shared/context.ts';
 import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
 import { failWith, guardFailure } from '../shared/db/guards.ts';
-import { iso, NOW } from '../shared/db/sql-fragments.ts';
+import { NOW } from '../shared/db/sql-fragments.ts';
+import type { ChatMessage } from '../shared/db/generated/client.ts';
+import { wireModel, type RowOf } from '../shared/db/wire-rows.ts';
 import { newId } from '../shared/crypto.ts';
 import { installationFor } from '../shared/authority.ts';
 import { ApiError, forbidden, notFound } from '../shared/errors.ts';
@@ -43,31 +45,23 @@ export interface ChatMessageView {
   updatedAt: string;
 }
 
-interface MessageRow {
-  id: string;
-  matchId: string;
-  type: string;
-  actorType: string;
-  actorId: string | null;
+// A message's own columns, from the datamodel (wire-rows.ts); content is read apart (hidden once deleted).
+const MESSAGE = wireModel<ChatMessage>()('ChatMessage', 'm', ['createdAt', 'updatedAt']).pick(
+  'id', 'matchId', 'type', 'actorType', 'actorId', 'replyToId', 'senderSide', 'visibility', 'deleted', 'revision', 'createdAt', 'updatedAt',
+);
+
+type MessageRow = RowOf<typeof MESSAGE> & {
   content: string | null;
-  replyToId: string | null;
-  senderSide: string | null;
-  visibility: string;
-  deleted: boolean;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
   reactions: { emoji: string; count: number; mine: boolean }[] | null;
   /** createdAt to the microsecond: the cursor's key. */
   sortKey: string;
-}
+};
 
 // A message with its reactions summed per emoji (in the order each emoji was first used), and whether
 // the calling application ($2) is among each one's reactors. Deleted messages show neither content
 // nor reactions.
 const MESSAGE_COLUMNS = `
-  m.id, m."matchId", m.type, m."actorType", m."actorId", CASE WHEN m.deleted THEN NULL ELSE m.content END AS content,
-  m."replyToId", m."senderSide", m.visibility, m.deleted, m.revision, ${iso('m."createdAt"')} AS "createdAt", ${iso('m."updatedAt"')} AS "updatedAt",
+  ${MESSAGE.columns}, CASE WHEN m.deleted THEN NULL ELSE m.content END AS content,
   to_char(m."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.US') AS "sortKey",
   CASE WHEN m.deleted THEN NULL ELSE (
     SELECT json_agg(json_build_object('emoji', r.emoji, 'count', r.count, 'mine', r.mine) ORDER BY r.first, r.emoji)

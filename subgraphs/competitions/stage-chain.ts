@@ -13,12 +13,7 @@ import { NEXT_STAGE_SQL, PREVIOUS_STAGE_SQL, SET_STAGE_SEEDING_SQL, STORED_STAND
 import { conflict, sameJson } from './writes.ts';
 
 /** A standing as the qualification reads it. */
-export interface RankedRow {
-  groupId: string | null;
-  participantId: string;
-  rank: number;
-  seed: number | null;
-}
+export type RankedRow = Pick<StoredStandingRow, 'groupId' | 'participantId' | 'rank' | 'seed'>;
 
 /** Computed standings (per group) as the qualification reads them. */
 export const rankedRows = (standings: ReadonlyMap<GroupKey, readonly { participantId: string; rank: number; seed: number }[]>): RankedRow[] =>

@@ -12,6 +12,7 @@ import { stageSeedingInput } from './inputs.ts';
 import { previousStageOrder } from './stage-chain.ts';
 import { computeStageStandings, readStandingsInputs, standingsWrites } from './stage-standings.ts';
 import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './statements.ts';
+import type { Prisma } from '../shared/db/generated/client.ts';
 import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
 import {
   drawRandomSeed,
@@ -45,15 +46,9 @@ export interface StageSeeding {
   groups: { groupId: string; participantIds: string[] }[] | null;
 }
 
-interface StageRow {
-  id: string;
-  eventId: string;
-  format: string;
-  bestOf: number;
-  status: string;
-  settings: unknown;
-  seeding: unknown;
-}
+// What starting a stage reads of it (a cold read: Prisma's model API), its type derived from the select.
+const STAGE_SELECT = { id: true, eventId: true, format: true, bestOf: true, status: true, settings: true, seeding: true } as const satisfies Prisma.StageSelect;
+type StageRow = Prisma.StageGetPayload<{ select: typeof STAGE_SELECT }>;
 
 /** The settings stored on a stage (validated when written). */
 export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
@@ -76,7 +71,7 @@ export function stageSettingsView(stage: { format: string; status: string; setti
 }
 
 async function stageOf(db: Db, eventId: string, stageId: string): Promise<StageRow> {
-  const stage = await db.stage.findUnique({ where: { id: stageId }, select: { id: true, eventId: true, format: true, bestOf: true, status: true, settings: true, seeding: true } });
+  const stage = await db.stage.findUnique({ where: { id: stageId }, select: STAGE_SELECT });
   if (!stage || stage.eventId !== eventId) throw notFound('The stage');
   return stage;
 }

@@ -3,12 +3,11 @@
 // (ctx.transaction). Everything else goes through Prisma's model API.
 // Timestamps are stored in UTC without a zone and read as ISO 8601 text, so no driver time zone applies.
 
-import type { Event, Match } from '../shared/db/generated/client.ts';
+import type { Event, Match, Standing } from '../shared/db/generated/client.ts';
 import { failWith } from '../shared/db/guards.ts';
-import { wireModel, type WireRow } from '../shared/db/wire-rows.ts';
+import { wireModel, type RowOf, type WireRow } from '../shared/db/wire-rows.ts';
 import { NOW } from '../shared/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
-import type { StandingRow } from './tournament/standings.ts';
 import type { ChangeType } from '../shared/change-catalogue.ts';
 import { CHANGE_LOG_INSERT } from '../shared/change-log.ts';
 
@@ -352,22 +351,10 @@ export const REPORT_MATCH_SQL = `
   WHERE id = $1`;
 
 /** A generated match as progression reads it (tournament/progression.ts). */
-export interface BracketMatchRow {
-  id: string;
-  status: string;
-  isFreeWin: boolean;
-  participantAId: string | null;
-  participantBId: string | null;
-  scoreA: number | null;
-  scoreB: number | null;
-  forfeit: string | null;
-  winnerToMatchId: string | null;
-  winnerToSlot: string | null;
-  loserToMatchId: string | null;
-  loserToSlot: string | null;
-  bracket: string | null;
-  roundNumber: number | null;
-}
+const BRACKET_MATCH = MATCH_WIRE.pick(
+  'id', 'status', 'isFreeWin', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'winnerToMatchId', 'winnerToSlot', 'loserToMatchId', 'loserToSlot',
+);
+export type BracketMatchRow = RowOf<typeof BRACKET_MATCH> & { bracket: string | null; roundNumber: number | null };
 
 /**
  * Match $1 and every match downstream of it (through winnerTo and loserTo), in one statement: what a
@@ -381,8 +368,7 @@ export const DOWNSTREAM_MATCHES_SQL = `
     CROSS JOIN LATERAL (VALUES (m."winnerToMatchId"), (m."loserToMatchId")) AS next(id)
     WHERE next.id IS NOT NULL
   )
-  SELECT m.id, m.status, m."isFreeWin", m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit,
-         m."winnerToMatchId", m."winnerToSlot", m."loserToMatchId", m."loserToSlot", r.bracket, r.number AS "roundNumber"
+  SELECT ${BRACKET_MATCH.columns}, r.bracket, r.number AS "roundNumber"
   FROM downstream d JOIN "Match" m ON m.id = d.id LEFT JOIN "Round" r ON r.id = m."roundId"`;
 
 /**
@@ -501,23 +487,13 @@ export const SET_EVENT_STATE_SQL = `
 
 // ── standings (stage-standings.ts) ───────────────────────────────────────────
 /** A match of a stage as its standings read it: the result, and where it sits in a bracket. */
-export interface StandingsMatchRow {
-  id: string;
-  groupId: string | null;
-  status: string;
-  participantAId: string | null;
-  participantBId: string | null;
-  scoreA: number | null;
-  scoreB: number | null;
-  forfeit: string | null;
-  isFreeWin: boolean;
-  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
-  /** Absent where STANDINGS_MATCHES_SQL.resultsOnly read the row (formats without brackets or rounds). */
-  bracket?: string | null;
-  roundNumber?: number | null;
-  winnerToMatchId?: string | null;
-  loserToMatchId?: string | null;
-}
+const STANDINGS_MATCH = MATCH_WIRE.pick('id', 'groupId', 'status', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'isFreeWin', 'opponents');
+const STANDINGS_MATCH_PLACE = MATCH_WIRE.pick('winnerToMatchId', 'loserToMatchId');
+export type StandingsMatchRow = Omit<RowOf<typeof STANDINGS_MATCH>, 'opponents'> & {
+  opponents: MatchRow['opponents'];
+} & /** Absent where STANDINGS_MATCHES_SQL.resultsOnly read the row (formats without brackets or rounds). */ Partial<
+    RowOf<typeof STANDINGS_MATCH_PLACE> & { bracket: string | null; roundNumber: number | null }
+  >;
 
 /**
  * The matches of stage $2 (of event $1) in groups $3 (null: every match of the stage), with their
@@ -526,49 +502,31 @@ export interface StandingsMatchRow {
 export const STANDINGS_MATCHES_SQL = {
   /** Elimination and swiss stages: where each match sits (bracket, round) counts. */
   withRounds: `
-  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents,
-         r.bracket, r.number AS "roundNumber", m."winnerToMatchId", m."loserToMatchId"
+  SELECT ${STANDINGS_MATCH.columns}, r.bracket, r.number AS "roundNumber", ${STANDINGS_MATCH_PLACE.columns}
   FROM "Match" m LEFT JOIN "Round" r ON r.id = m."roundId"
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
   /** The other formats: the results alone (the fewer columns, the less a report of a big league reads). */
   resultsOnly: `
-  SELECT m.id, m."groupId", m.status, m."participantAId", m."participantBId", m."scoreA", m."scoreB", m.forfeit, m."isFreeWin", m.opponents
+  SELECT ${STANDINGS_MATCH.columns}
   FROM "Match" m
   WHERE m."eventId" = $1 AND m."stageId" = $2 AND ($3::text[] IS NULL OR m."groupId" = ANY($3::text[]))
     AND (NOT $4::boolean OR m.status = 'completed' OR m.id = ANY($5::text[]))`,
 };
 
-/** A standing as stored. */
-export type StoredStandingRow = Omit<StandingRow, 'seed' | 'tiebreakers'> & {
-  id: string;
-  groupId: string | null;
-  /** Null on standings entered by hand. */
-  seed: number | null;
-  adjustmentPoints: number;
+/** A stored standing's columns in the order the reads list them (STORED_STANDINGS_SQL, REPORT_INPUTS_SQL's arrays). */
+const STORED_STANDING_COLUMNS = [
+  'id', 'groupId', 'participantId', 'rank', 'seed', 'played', 'wins', 'draws', 'losses', 'points',
+  'scoreFor', 'scoreAgainst', 'scoreDifference', 'adjustmentPoints', 'tiebreakers', 'qualified',
+] as const;
+const STANDING_WIRE = wireModel<Standing>()('Standing', 's', []);
+const STORED_STANDING = STANDING_WIRE.pick(...STORED_STANDING_COLUMNS);
+
+/** A standing as stored: its seed is null on standings entered by hand. */
+export type StoredStandingRow = Omit<RowOf<typeof STORED_STANDING>, 'tiebreakers'> & {
   /** The stage's tiebreakers in order (jsonb keeps no key order). */
   tiebreakers: { name: string; value: number }[];
 };
-
-/** A stored standing's columns in the order the reads list them (STORED_STANDINGS_SQL, REPORT_INPUTS_SQL's arrays). */
-const STORED_STANDING_COLUMNS = [
-  'id',
-  'groupId',
-  'participantId',
-  'rank',
-  'seed',
-  'played',
-  'wins',
-  'draws',
-  'losses',
-  'points',
-  'scoreFor',
-  'scoreAgainst',
-  'scoreDifference',
-  'adjustmentPoints',
-  'tiebreakers',
-  'qualified',
-] as const satisfies readonly (keyof StoredStandingRow)[];
 const quoted = (column: string) => `"${column}"`;
 
 /** A stored standing from its values in STORED_STANDING_COLUMNS order, the tiebreakers as JSON text (REPORT_INPUTS_SQL). */
@@ -579,8 +537,8 @@ export function storedStandingOf(values: readonly unknown[]): StoredStandingRow 
 }
 
 export const STORED_STANDINGS_SQL = `
-  SELECT ${STORED_STANDING_COLUMNS.map(quoted).join(', ')}
-  FROM "Standing" WHERE "eventId" = $1 AND "stageId" = $2 AND ($3::text[] IS NULL OR "groupId" = ANY($3::text[]))`;
+  SELECT ${STORED_STANDING.columns}
+  FROM "Standing" s WHERE s."eventId" = $1 AND s."stageId" = $2 AND ($3::text[] IS NULL OR s."groupId" = ANY($3::text[]))`;
 
 /**
  * What the report of match $1 of event $2 moves its standings by, read beside the plan's read of the
@@ -627,12 +585,12 @@ export const UPSERT_STANDINGS_SQL = `
 export const DELETE_STANDINGS_SQL = `DELETE FROM "Standing" WHERE id = ANY($1::text[])`;
 
 /** A stored standing as reads answer it, with its participant's team. */
-export interface StandingReadRow extends StoredStandingRow {
-  eventId: string;
-  stageId: string;
-  teamName: string;
-  teamLogoUrl: string | null;
-}
+export type StandingReadRow = StoredStandingRow &
+  RowOf<typeof STANDING_READ> & {
+    teamName: string;
+    teamLogoUrl: string | null;
+  };
+const STANDING_READ = STANDING_WIRE.pick('eventId', 'stageId');
 
 /** The keyset order of standings: stage (by position), group position, rank, seed (ties), participant. */
 const STANDING_ORDER_KEY = `st.position, s."stageId", COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
@@ -647,8 +605,7 @@ export const standingPageStatement = pageStatements<{ stage: boolean; group: boo
   const group = filters.group ? ` AND s."groupId" = $${at++}` : '';
   const after = filters.after ? ` AND (${STANDING_ORDER_KEY}) > ($${at}::int, $${at + 1}::text, $${at + 2}::int, $${at + 3}::int, $${at + 4}::int, $${at + 5}::text)` : '';
   return `
-  SELECT s.id, s."eventId", s."stageId", s."groupId", s."participantId", s.rank, s.seed, s.played, s.wins, s.draws, s.losses, s.points,
-         s."scoreFor", s."scoreAgainst", s."scoreDifference", s."adjustmentPoints", s.tiebreakers, s.qualified, COALESCE(g.position, 0) AS "orderGroup",
+  SELECT ${STORED_STANDING.columns}, ${STANDING_READ.columns}, COALESCE(g.position, 0) AS "orderGroup",
          st.position AS "orderStage", t.name AS "teamName", t."logoUrl" AS "teamLogoUrl"
   FROM "Standing" s JOIN "Stage" st ON st.id = s."stageId" LEFT JOIN "Group" g ON g.id = s."groupId"
   JOIN "Participant" p ON p.id = s."participantId" JOIN "Team" t ON t.id = p."teamId"

@@ -5,6 +5,8 @@ import { sha256 } from './crypto.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import { ROLE_PERMISSIONS, TEAM_ROLE_PERMISSIONS, type TargetType } from './scopes.ts';
 import type { InstallationRow, Loaders } from './loaders.ts';
+import type { AccessToken, Application } from './db/generated/client.ts';
+import { wireModel, type RowOf } from './db/wire-rows.ts';
 
 export type Actor = { type: 'application'; applicationId: string } | { type: 'user'; userId: string };
 
@@ -27,22 +29,22 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-export interface TokenRow {
-  id: string;
-  applicationId: string;
-  actorType: string;
-  userId: string | null;
-  scopes: string[];
-  ownerType: string;
-  ownerId: string;
-  entitlements: string[];
-  valid: boolean;
-}
+// The token's and its application's columns, from the datamodel (wire-rows.ts).
+const TOKEN = wireModel<AccessToken>()('AccessToken', 't', ['expiresAt', 'revokedAt', 'createdAt']).pick('id', 'applicationId', 'actorType', 'userId', 'scopes');
+const TOKEN_APPLICATION = wireModel<Application>()('Application', 'a', ['createdAt']).pick('ownerType', 'ownerId');
+
+export type TokenRow = RowOf<typeof TOKEN> &
+  RowOf<typeof TOKEN_APPLICATION> & {
+    /** Neither revoked nor expired. */
+    valid: boolean;
+    /** The owner's entitlements that have not expired, by name. */
+    entitlements: string[];
+  };
 
 // One statement on the hot path of every request: the token, its application's owner and the owner's
 // entitlements. Timestamps are stored in UTC without a zone, so "now" is compared in UTC too.
 const TOKEN_COLUMNS = `
-  t.id, t."applicationId", t."actorType", t."userId", t.scopes, a."ownerType", a."ownerId",
+  ${TOKEN.columns}, ${TOKEN_APPLICATION.columns},
   (t."revokedAt" IS NULL AND t."expiresAt" > (now() AT TIME ZONE 'UTC')) AS valid,
   ARRAY(SELECT e.name FROM "Entitlement" e
         WHERE e."ownerType" = a."ownerType" AND e."ownerId" = a."ownerId"

@@ -1,15 +1,12 @@
 // Per-request DataLoaders: every lookup by key in one tick becomes one query.
 import DataLoader from 'dataloader';
 import type { Db, SqlRunner } from './db/database.ts';
+import type { Installation } from './db/generated/client.ts';
+import { wireModel, type RowOf } from './db/wire-rows.ts';
 
-export interface InstallationRow {
-  id: string;
-  applicationId: string;
-  targetType: string;
-  targetId: string;
-  status: string;
-  createdAt: Date;
-}
+// An active installation as authority checks read it, its columns from the datamodel (wire-rows.ts).
+const INSTALLATION = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']).pick('id', 'applicationId', 'targetType', 'targetId', 'status', 'createdAt');
+export type InstallationRow = ReturnType<typeof INSTALLATION.modelOf>;
 
 function byId<T extends { id: string }>(fetch: (ids: string[]) => Promise<T[]>) {
   return new DataLoader<string, T | null>(async (ids) => {
@@ -42,8 +39,7 @@ export interface InstallationKey {
 const installationKey = (key: InstallationKey) => `${key.applicationId}|${key.targetType}|${key.targetId}`;
 
 const INSTALLATIONS_SQL = `
-  SELECT i.id, i."applicationId", i."targetType", i."targetId", i.status,
-         to_char(i."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+  SELECT ${INSTALLATION.columns}
   FROM "Installation" i
   JOIN unnest($1::text[], $2::text[], $3::text[]) AS k("applicationId", "targetType", "targetId")
     ON i."applicationId" = k."applicationId" AND i."targetType" = k."targetType" AND i."targetId" = k."targetId"
@@ -56,12 +52,12 @@ export function createLoaders(db: Db, sql: SqlRunner) {
       new DataLoader<InstallationKey, InstallationRow | null, string>(
         async (keys) => {
           // On every authorised read: one prepared statement on the driver, whatever the batch size.
-          const rows = await sql<Omit<InstallationRow, 'createdAt'> & { createdAt: string }>(INSTALLATIONS_SQL, [
+          const rows = await sql<RowOf<typeof INSTALLATION>>(INSTALLATIONS_SQL, [
             keys.map((key) => key.applicationId),
             keys.map((key) => key.targetType),
             keys.map((key) => key.targetId),
           ]);
-          const index = new Map(rows.map((row) => [installationKey(row), { ...row, createdAt: new Date(row.createdAt) }]));
+          const index = new Map(rows.map((row) => [installationKey(row), INSTALLATION.modelOf(row)]));
           return keys.map((key) => index.get(installationKey(key)) ?? null);
         },
         { cacheKeyFn: installationKey },

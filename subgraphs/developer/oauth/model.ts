@@ -14,6 +14,8 @@
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
+import type { Application } from '../../shared/db/generated/client.ts';
+import { wireModel, type RowOf } from '../../shared/db/wire-rows.ts';
 import { KNOWN_SCOPES } from '../../shared/scopes.ts';
 import { setting } from '../../shared/config.ts';
 import { iso, NOW } from '../../shared/db/sql-fragments.ts';
@@ -78,15 +80,10 @@ export async function revokeUserGrants(database: OAuthStore, userId: string, app
   await database.transaction(REVOKE_USER_AUTHORIZATION_SQL.map((text) => ({ text, values: [userId, applicationId] })));
 }
 
-const CLIENT_SQL = `SELECT id, name, "clientSecretHash", "grantedScopes", "redirectUris" FROM "Application" WHERE id = $1`;
-
-interface ClientRow {
-  id: string;
-  name: string;
-  clientSecretHash: string;
-  grantedScopes: string[];
-  redirectUris: string[];
-}
+// The application's columns an OAuth client is made of, from the datamodel (wire-rows.ts).
+const CLIENT = wireModel<Application>()('Application', 'a', ['createdAt']).pick('id', 'name', 'clientSecretHash', 'grantedScopes', 'redirectUris');
+const CLIENT_SQL = `SELECT ${CLIENT.columns} FROM "Application" a WHERE a.id = $1`;
+type ClientRow = RowOf<typeof CLIENT>;
 
 const toClient = (row: ClientRow): OAuthClient => ({
   id: row.id,

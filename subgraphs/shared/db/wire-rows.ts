@@ -18,28 +18,47 @@ type ModelName = (typeof Prisma.ModelName)[keyof typeof Prisma.ModelName];
 /** `dates` must be exactly the model's DateTime fields. */
 type Exactly<M, D extends readonly string[]> = [DateFields<M>] extends [D[number]] ? D : { missing: Exclude<DateFields<M>, D[number]> };
 
-export interface WireModel<M> {
-  /** The SELECT list of every scalar column of `alias`, DateTime ones as ISO text under their own names. */
+/** Columns of a model as a driver statement reads them: their SELECT list, and the model from a row. */
+export interface WireColumns<M, K extends keyof M = keyof M> {
+  /** The SELECT list of the columns under `alias`, DateTime ones as ISO text under their own names. */
   columns: string;
-  /** The model from a row read with `columns`. */
+  /** The model's fields from a row read with `columns`. */
+  modelOf(row: Pick<WireRow<M>, K>): Pick<M, K>;
+}
+
+/** The row that a statement selecting `columns` reads: `RowOf<typeof X>` beside the joins' own fields. */
+export type RowOf<C> = C extends WireColumns<infer M, infer K> ? Pick<WireRow<M>, K> : never;
+
+export interface WireModel<M> extends WireColumns<M> {
   modelOf(row: WireRow<M>): M;
+  /** Some of the model's columns, by field name: a name the model lacks does not compile. */
+  pick<const K extends keyof M & string>(...fields: K[]): WireColumns<M, K>;
+}
+
+function wireColumns<M, K extends keyof M>(alias: string, fields: readonly string[], isDate: ReadonlySet<string>): WireColumns<M, K> {
+  const dates = fields.filter((field) => isDate.has(field));
+  return {
+    columns: fields.map((field) => (isDate.has(field) ? `${iso(`${alias}."${field}"`)} AS "${field}"` : `${alias}."${field}"`)).join(', '),
+    modelOf: (row) => {
+      const model = { ...row } as Record<string, unknown>;
+      for (const field of dates) {
+        const value = model[field];
+        model[field] = value == null ? null : new Date(value as string);
+      }
+      return model as Pick<M, K>;
+    },
+  };
 }
 
 export function wireModel<M>() {
   return <const D extends readonly DateFields<M>[]>(model: ModelName, alias: string, dates: Exactly<M, D> & D): WireModel<M> => {
     const isDate = new Set<string>(dates);
-    const columns = scalarFields(model)
-      .map((field) => (isDate.has(field) ? `${iso(`${alias}."${field}"`)} AS "${field}"` : `${alias}."${field}"`))
-      .join(', ');
+    const fields = scalarFields(model);
     return {
-      columns,
-      modelOf: (row) => {
-        const model = { ...row } as Record<string, unknown>;
-        for (const field of isDate) {
-          const value = model[field];
-          model[field] = value == null ? null : new Date(value as string);
-        }
-        return model as M;
+      ...(wireColumns<M, keyof M>(alias, fields, isDate) as WireColumns<M, keyof M> & { modelOf(row: WireRow<M>): M }),
+      pick: (...picked) => {
+        for (const field of picked) if (!fields.includes(field)) throw new Error(`${model} has no scalar field ${field}.`);
+        return wireColumns(alias, picked, isDate);
       },
     };
   };
