@@ -3,7 +3,7 @@ import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { fromRoot } from '../subgraphs/shared/paths.ts';
+import { fromRoot } from '../subgraphs/kernel/paths.ts';
 import { loadSubgraphSchemas, SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/index.ts';
 
 export const schemaDir = fromRoot('schema');

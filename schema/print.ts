@@ -4,8 +4,8 @@ import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { compose, printSubgraphs, subgraphPath, supergraphPath } from './compose.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
-import { withSettingsTable } from '../subgraphs/shared/config.ts';
-import { fromRoot } from '../subgraphs/shared/paths.ts';
+import { withSettingsTable } from '../subgraphs/kernel/config.ts';
+import { fromRoot } from '../subgraphs/kernel/paths.ts';
 
 const sdl = await printSubgraphs();
 for (const name of SUBGRAPH_NAMES) await writeFile(subgraphPath(name), sdl[name]);

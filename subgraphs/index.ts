@@ -1,8 +1,8 @@
 // The subgraphs of the platform, by name. Each is importable alone so it can be served alone.
 import type { GraphQLSchema } from 'graphql';
+import { SUBGRAPH_NAMES, type SubgraphName } from './kernel/subgraph-names.ts';
 
-export const SUBGRAPH_NAMES = ['competitions', 'esports', 'developer'] as const;
-export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+export { SUBGRAPH_NAMES, type SubgraphName };
 
 export async function loadSubgraphSchema(name: SubgraphName): Promise<GraphQLSchema> {
   switch (name) {

@@ -1,17 +1,17 @@
 // The rules for reaching the database (docs/development.md#talking-to-the-database), held where a
-// test can see them: change-log rows and their NOTIFY are written by subgraphs/shared/change-log.ts
+// test can see them: change-log rows and their NOTIFY are written by subgraphs/kernel/change-log.ts
 // alone; service code runs no Prisma transaction (writes are pipelined statements); a batch upsert
 // takes its columns from the Prisma datamodel.
 import { describe, expect, it } from 'vitest';
 import { sources } from './support/sources.ts';
-import { scalarFields, upsertChangedSql } from '../subgraphs/shared/db/upsert.ts';
-import { wireModel } from '../subgraphs/shared/db/wire-rows.ts';
-import type { Installation } from '../subgraphs/shared/db/generated/client.ts';
+import { scalarFields, upsertChangedSql } from '../subgraphs/kernel/db/upsert.ts';
+import { wireModel } from '../subgraphs/kernel/db/wire-rows.ts';
+import type { Installation } from '../subgraphs/kernel/db/generated/client.ts';
 
-const CHANGE_LOG = 'subgraphs/shared/change-log.ts';
+const CHANGE_LOG = 'subgraphs/kernel/change-log.ts';
 
 describe('the change log', () => {
-  it('is appended to, and its followers woken, only through subgraphs/shared/change-log.ts', async () => {
+  it('is appended to, and its followers woken, only through subgraphs/kernel/change-log.ts', async () => {
     const offenders = (await sources(['facade', 'subgraphs', 'prisma']))
       .filter(({ file }) => file !== CHANGE_LOG)
       .filter(({ text }) => /INSERT INTO "ChangeLog"|changeLog\.(create|createMany|upsert|update)\(|pg_notify\(\s*'(\$\{CHANGE_FEED_CHANNEL\}|change_feed)'/.test(text))

@@ -15,7 +15,7 @@ import { supergraphPath } from '../schema/compose.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
 import { DirectExecution } from '../facade/graphql/direct-execution.ts';
 import { directBytes } from '../facade/graphql/direct-gateway.ts';
-import type { Database } from '../subgraphs/shared/db/database.ts';
+import type { Database } from '../subgraphs/kernel/db/database.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

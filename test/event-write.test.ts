@@ -2,8 +2,8 @@
 // one transaction, guards that abort it, and a plan that went stale being planned again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { failWith, guardFailure } from '../subgraphs/shared/db/guards.ts';
-import { createSubgraphContext } from '../subgraphs/shared/context.ts';
+import { failWith, guardFailure } from '../subgraphs/kernel/db/guards.ts';
+import { createSubgraphContext } from '../subgraphs/kernel/context.ts';
 import { runEventWrite, type EventState } from '../subgraphs/competitions/event-write.ts';
 import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/statements.ts';
 

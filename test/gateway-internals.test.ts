@@ -7,7 +7,7 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { gatewayExecutor, gatewayQueryPlanner } from '../facade/graphql/gateway-internals.ts';
 import { createGateway } from '../facade/graphql/gateway.ts';
-import { openDatabase } from '../subgraphs/shared/db/database.ts';
+import { openDatabase } from '../subgraphs/kernel/db/database.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
 import { supergraphPath } from '../schema/compose.ts';
 

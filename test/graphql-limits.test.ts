@@ -32,7 +32,7 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS, measureDocument } from '../facade/graphql/limits.ts';
-import { ApiError } from '../subgraphs/shared/errors.ts';
+import { ApiError } from '../subgraphs/kernel/errors.ts';
 import { supergraphPath } from '../schema/compose.ts';
 
 let gateway: ApolloGateway;

@@ -6,8 +6,8 @@ import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../schema
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
-import { withSettingsTable } from '../subgraphs/shared/config.ts';
-import { fromRoot } from '../subgraphs/shared/paths.ts';
+import { withSettingsTable } from '../subgraphs/kernel/config.ts';
+import { fromRoot } from '../subgraphs/kernel/paths.ts';
 
 describe('drift', () => {
   it('prisma/schema.prisma and prisma/migrations agree (npm run db:diff -- <name> writes what is missing)', async () => {
@@ -28,7 +28,7 @@ describe('drift', () => {
     expect(await readFile(TRUSTED_DOCUMENTS_PATH, 'utf8')).toBe(printManifest(manifestOf(routeTable)));
   });
 
-  it("docs/deployment.md's table of variables is what subgraphs/shared/config.ts declares (npm run schema)", async () => {
+  it("docs/deployment.md's table of variables is what subgraphs/kernel/config.ts declares (npm run schema)", async () => {
     const deployment = await readFile(fromRoot('docs/deployment.md'), 'utf8');
     expect(deployment).toBe(withSettingsTable(deployment));
   });

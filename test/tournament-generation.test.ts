@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
-} from '../subgraphs/shared/errors.ts';
+} from '../subgraphs/kernel/errors.ts';
 import {
   generateStage,
   MAX_STAGE_MATCHES,

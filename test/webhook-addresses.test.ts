@@ -8,7 +8,7 @@ import type { LookupAddress } from 'node:dns';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blockedTarget, checkEndpointUrl, guardedLookupVia } from '../subgraphs/developer/webhooks/addresses.ts';
-import { attemptDelivery } from '../subgraphs/developer/webhooks/attempt.ts';
+import { attemptDelivery } from '../subgraphs/workers/webhook-attempt.ts';
 
 afterEach(() => vi.unstubAllEnvs());
 

@@ -7,10 +7,10 @@ import type { Context } from 'koa';
 import type { GraphQLFormattedError } from 'graphql';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { apolloKoa } from '../../subgraphs/shared/apollo-koa.ts';
+import { apolloKoa } from '../../subgraphs/kernel/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { readBody } from '../http/body.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
@@ -23,7 +23,7 @@ import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
-import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 
 /**
  * An answer that holds a service_unavailable error (the database, or a subgraph, could not be

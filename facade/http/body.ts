@@ -4,8 +4,8 @@
 // client address, as they arrive, until the request is answered), and a body's number of values (and
 // a JSON body's nesting), counted on the raw bytes before JSON.parse or URLSearchParams builds anything.
 import type { Context } from 'koa';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
-import { MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/shared/input-safety.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
 
 export const BODY_LIMIT = 1024 * 1024;

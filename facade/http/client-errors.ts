@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { ErrorDetail } from '../../subgraphs/shared/errors.ts';
+import type { ErrorDetail } from '../../subgraphs/kernel/errors.ts';
 import { errorBody } from './problem.ts';
 
 function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}): void {

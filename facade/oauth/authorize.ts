@@ -16,10 +16,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Database } from '../../subgraphs/shared/db/database.ts';
-import { randomSecret } from '../../subgraphs/shared/crypto.ts';
-import { textIssue } from '../../subgraphs/shared/input-safety.ts';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import type { Database } from '../../subgraphs/kernel/db/database.ts';
+import { randomSecret } from '../../subgraphs/kernel/crypto.ts';
+import { textIssue } from '../../subgraphs/kernel/input-safety.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 import {
   AUTHORIZATION_PARAMS,
   approveAuthorization,

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document, generated from the route table: the rows are the single source.
 import { z } from 'zod';
-import { errorStatus } from '../../subgraphs/shared/errors.ts';
+import { errorStatus } from '../../subgraphs/kernel/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/shared/scopes.ts';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/kernel/scopes.ts';
 import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
 import { bodyExample, parameterExamples } from './demo-examples.ts';
 

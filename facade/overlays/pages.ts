@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
-import { validate } from '../../subgraphs/shared/validation.ts';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { validate } from '../../subgraphs/kernel/validation.ts';
+import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 import { assetServer, packageFile, type AssetSource } from '../http/static-assets.ts';
 import { overlayScript } from './bundle.ts';
 

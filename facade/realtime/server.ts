@@ -15,15 +15,15 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
-import type { Database } from '../../subgraphs/shared/db/database.ts';
-import { sha256 } from '../../subgraphs/shared/crypto.ts';
-import { ApiError, notFound, type ErrorDetail } from '../../subgraphs/shared/errors.ts';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/shared/db/unavailable.ts';
-import { coalesce } from '../../subgraphs/shared/coalesce.ts';
-import { FailureRun } from '../../subgraphs/shared/failure-run.ts';
-import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/shared/authority.ts';
-import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, usableOverlayTokens } from '../../subgraphs/shared/api-keys.ts';
-import { assertRetained, decodeCursor } from '../../subgraphs/shared/change-feed.ts';
+import type { Database } from '../../subgraphs/kernel/db/database.ts';
+import { sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { ApiError, notFound, type ErrorDetail } from '../../subgraphs/kernel/errors.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/kernel/db/unavailable.ts';
+import { coalesce } from '../../subgraphs/kernel/coalesce.ts';
+import { FailureRun } from '../../subgraphs/kernel/failure-run.ts';
+import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/kernel/authority.ts';
+import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, usableOverlayTokens } from '../../subgraphs/kernel/api-keys.ts';
+import { assertRetained, decodeCursor } from '../../subgraphs/kernel/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
 import { asGraphQLError, deliverSubscription } from './subscription-messages.ts';
@@ -36,7 +36,7 @@ import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } fro
 import { nextTurn } from '../http/turns.ts';
 import { rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { refuseHandshake } from '../http/client-errors.ts';
-import { setting } from '../../subgraphs/shared/config.ts';
+import { setting } from '../../subgraphs/kernel/config.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */

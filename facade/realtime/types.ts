@@ -1,7 +1,7 @@
-import type { Database } from '../../subgraphs/shared/db/database.ts';
-import type { RequestScope } from '../../subgraphs/shared/context.ts';
-import type { Authority } from '../../subgraphs/shared/authority.ts';
-import type { FeedPosition } from '../../subgraphs/shared/change-feed.ts';
+import type { Database } from '../../subgraphs/kernel/db/database.ts';
+import type { RequestScope } from '../../subgraphs/kernel/context.ts';
+import type { Authority } from '../../subgraphs/kernel/authority.ts';
+import type { FeedPosition } from '../../subgraphs/kernel/change-feed.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { ChangeHub } from './hub.ts';
 import type { Outlet } from './transport.ts';

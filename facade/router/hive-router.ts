@@ -22,11 +22,11 @@ import { createGatewayRuntime, Logger, type GatewayPlugin, type LogLevel } from 
 import type { Logger as Pino } from 'pino';
 import { GraphQLError, getOperationAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { SubgraphName } from '../../subgraphs/index.ts';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
-import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/shared/db/unavailable.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 import { measureDocument } from '../graphql/limits.ts';
 import { loadManifest } from '../graphql/trusted-documents.ts';
-import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/shared/input-safety.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import type { RouterConfig } from './router-config.ts';
 
 export interface RouterOptions {

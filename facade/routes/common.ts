@@ -1,7 +1,7 @@
 // Schemas shared by many routes: headers, error body, list metadata.
 import { z } from 'zod';
-import { matchesIfNoneMatch } from '../../subgraphs/shared/conditional-reads.ts';
-import { etagOf } from '../../subgraphs/shared/preconditions.ts';
+import { matchesIfNoneMatch } from '../../subgraphs/kernel/conditional-reads.ts';
+import { etagOf } from '../../subgraphs/kernel/preconditions.ts';
 import type { RouteInput } from './table.ts';
 
 export const requestIdHeader = z

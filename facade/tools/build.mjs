@@ -16,7 +16,7 @@ export const outdir = path.join(root, 'node_modules/.cache/esports-platform');
 export const entries = {
   main: 'facade/main.ts',
   subgraph: 'subgraphs/serve.ts',
-  worker: 'facade/worker-main.ts',
+  worker: 'subgraphs/workers/main.ts',
   router: 'facade/router/main.ts',
   // npm start runs pending migrations in a child process of its own (see facade/main.ts).
   migrate: 'prisma/tools/migrate.ts',

@@ -1,11 +1,11 @@
 // The demo world of docs/demo-world.md: exact ids and credentials. Loaded into an empty database on
 // first start, by `npm run db:seed`, and by every end-to-end test. Secrets are stored hashed.
-import type { Db, WriteAccess } from '../../subgraphs/shared/db/database.ts';
-import { hashSecret, sha256 } from '../../subgraphs/shared/crypto.ts';
-import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/shared/scopes.ts';
+import type { Db, WriteAccess } from '../../subgraphs/kernel/db/database.ts';
+import { hashSecret, sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { PROVIDER_SCOPES, SCOPES } from '../../subgraphs/kernel/scopes.ts';
 import { importEsportsData } from '../../subgraphs/esports/import.ts';
-import { setting } from '../../subgraphs/shared/config.ts';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { setting } from '../../subgraphs/kernel/config.ts';
+import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 import { readFile } from 'node:fs/promises';
 
 /** The demo deliveries' attempts are spaced by the default schedule, whatever this process is set to. */

@@ -2,9 +2,9 @@
 // yet is created (the server's own user needs CREATEDB for that), and every failure becomes one
 // sentence an operator can act on, instead of a driver's or the migration engine's stack trace.
 import pg from 'pg';
-import { StartupError } from '../../subgraphs/shared/startup.ts';
-import { setting } from '../../subgraphs/shared/config.ts';
-import type { Database } from '../../subgraphs/shared/db/database.ts';
+import { StartupError } from '../../subgraphs/kernel/startup.ts';
+import { setting } from '../../subgraphs/kernel/config.ts';
+import type { Database } from '../../subgraphs/kernel/db/database.ts';
 import { pendingMigrationNames } from './migrations.ts';
 
 export { StartupError };

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 let instances = 0;
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
-import { setting } from '../../subgraphs/shared/config.ts';
+import { fromRoot } from '../../subgraphs/kernel/paths.ts';
+import { setting } from '../../subgraphs/kernel/config.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 
 export const functionsDir = fromRoot('prisma/functions');
 

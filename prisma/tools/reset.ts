@@ -2,13 +2,13 @@
 // PGlite's directory) and restores the demo world: migrations applied afresh, demo world loaded.
 // On PGlite it takes the directory's lock before it removes anything: with a server (or any other
 // process) on the directory it refuses and leaves it as it is (data-dir-lock.ts).
-import '../../subgraphs/shared/settings-check.ts';
+import '../../subgraphs/kernel/settings-check.ts';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, pgliteDataDir } from '../../subgraphs/shared/db/database.ts';
-import { setting } from '../../subgraphs/shared/config.ts';
-import { holdDataDir, LOCK_FILE } from '../../subgraphs/shared/db/data-dir-lock.ts';
+import { openDatabase, pgliteDataDir } from '../../subgraphs/kernel/db/database.ts';
+import { setting } from '../../subgraphs/kernel/config.ts';
+import { holdDataDir, LOCK_FILE } from '../../subgraphs/kernel/db/data-dir-lock.ts';
 import { applyMigrations } from './migrations.ts';
 import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
 import { loadDemoWorld } from '../seed/demo-world.ts';

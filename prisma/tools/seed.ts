@@ -1,7 +1,7 @@
 // npm run db:seed: applies migrations, then loads the demo world unless it is loaded already.
-import '../../subgraphs/shared/settings-check.ts';
-import { openDatabase } from '../../subgraphs/shared/db/database.ts';
-import { exitWithStartupFailure } from '../../subgraphs/shared/startup.ts';
+import '../../subgraphs/kernel/settings-check.ts';
+import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
+import { exitWithStartupFailure } from '../../subgraphs/kernel/startup.ts';
 import { applyMigrations } from './migrations.ts';
 import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
 

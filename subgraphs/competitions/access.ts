@@ -1,11 +1,11 @@
 // Who may read what in the competitions subgraph: organisations, events and users are readable
 // through an active installation of the application (for an event, one on its organisation counts).
 // A resource the caller may not see is not_found, so that nothing reveals whether it exists.
-import type { SubgraphContext } from '../shared/context.ts';
-import { installationFor } from '../shared/authority.ts';
-import { notFound } from '../shared/errors.ts';
-import type { TargetType } from '../shared/scopes.ts';
-import type { Event } from '../shared/db/generated/client.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { installationFor } from '../kernel/authority.ts';
+import { notFound } from '../kernel/errors.ts';
+import type { TargetType } from '../kernel/scopes.ts';
+import type { Event } from '../kernel/db/generated/client.ts';
 import DataLoader from 'dataloader';
 import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './statements.ts';
 

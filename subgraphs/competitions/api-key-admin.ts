@@ -3,15 +3,15 @@
 // key shown once; the old one stops at once, or after a grace period the caller asks for; a key is
 // rotated once), revoke.
 import { randomBytes } from 'node:crypto';
-import type { SubgraphContext } from '../shared/context.ts';
-import type { OrganisationApiKey } from '../shared/db/generated/client.ts';
-import { installationFor } from '../shared/authority.ts';
-import { sha256, newId } from '../shared/crypto.ts';
-import { ApiError, forbidden, notFound } from '../shared/errors.ts';
-import { failWith, guardFailure } from '../shared/db/guards.ts';
-import { NOW } from '../shared/db/sql-fragments.ts';
-import { keysetPage, type Page } from '../shared/pagination.ts';
-import { validate } from '../shared/validation.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { OrganisationApiKey } from '../kernel/db/generated/client.ts';
+import { installationFor } from '../kernel/authority.ts';
+import { sha256, newId } from '../kernel/crypto.ts';
+import { ApiError, forbidden, notFound } from '../kernel/errors.ts';
+import { failWith, guardFailure } from '../kernel/db/guards.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import { keysetPage, type Page } from '../kernel/pagination.ts';
+import { validate } from '../kernel/validation.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from './inputs.ts';
 
 export interface ApiKeyView {

@@ -1,13 +1,13 @@
 // Reads behind an organisation API key (v1): everything is scoped to the key's organisation. An
 // overlay token (x-overlay-token) reads its one event through the same fields; everything else is
 // not_found for it, as if it did not exist.
-import type { SubgraphContext } from '../shared/context.ts';
-import { keysetPage, type Page } from '../shared/pagination.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
-import type { KeyAuthority } from '../shared/api-keys.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { keysetPage, type Page } from '../kernel/pagination.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import type { KeyAuthority } from '../kernel/api-keys.ts';
 import { organisationEventsPage, type EventListArgs } from './organisation-events.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
-import type { Event, Map as MapRow } from '../shared/db/generated/client.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
+import type { Event, Map as MapRow } from '../kernel/db/generated/client.ts';
 import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
 
 /** What an overlay token may not read (anything outside its event) answers as a missing resource. */

@@ -1,3 +1,3 @@
-import { createBuilder } from '../shared/builder.ts';
+import { createBuilder } from '../kernel/builder.ts';
 
 export const builder = createBuilder();

@@ -4,18 +4,18 @@
 // reacts as itself. A reaction write takes If-Match with the message revision and, when it changes
 // something, moves the revision on and records a change (chat.reaction_added / _removed) in the same
 // transaction; a write that changes nothing answers the message as it is.
-import type { SubgraphContext } from '../shared/context.ts';
-import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
-import { failWith, guardFailure } from '../shared/db/guards.ts';
-import { NOW } from '../shared/db/sql-fragments.ts';
-import type { ChatMessage } from '../shared/db/generated/client.ts';
-import { wireModel, type RowOf } from '../shared/db/wire-rows.ts';
-import { newId } from '../shared/crypto.ts';
-import { installationFor } from '../shared/authority.ts';
-import { ApiError, forbidden, notFound } from '../shared/errors.ts';
-import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
-import type { ChangeType } from '../shared/change-catalogue.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../kernel/change-log.ts';
+import { failWith, guardFailure } from '../kernel/db/guards.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import type { ChatMessage } from '../kernel/db/generated/client.ts';
+import { wireModel, type RowOf } from '../kernel/db/wire-rows.ts';
+import { newId } from '../kernel/crypto.ts';
+import { installationFor } from '../kernel/authority.ts';
+import { ApiError, forbidden, notFound } from '../kernel/errors.ts';
+import { expectedRevision, revisionMismatch } from '../kernel/preconditions.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
+import type { ChangeType } from '../kernel/change-catalogue.ts';
 
 export type ChatActor =
   | { type: 'user'; userId: string }

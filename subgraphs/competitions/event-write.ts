@@ -9,12 +9,12 @@
 //    and append the change-log rows (whose readers are woken at commit), record the key's answer. The statements are sent back to back
 //    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
 //    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
-import type { ChangeType } from '../shared/change-catalogue.ts';
-import type { SubgraphContext } from '../shared/context.ts';
-import type { Db, SqlStatement } from '../shared/db/database.ts';
-import { guardFailure } from '../shared/db/guards.ts';
-import { installationFor, permissionsOn, requireScope, type Authority } from '../shared/authority.ts';
-import { ApiError, forbidden, notFound } from '../shared/errors.ts';
+import type { ChangeType } from '../kernel/change-catalogue.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { Db, SqlStatement } from '../kernel/db/database.ts';
+import { guardFailure } from '../kernel/db/guards.ts';
+import { installationFor, permissionsOn, requireScope, type Authority } from '../kernel/authority.ts';
+import { ApiError, forbidden, notFound } from '../kernel/errors.ts';
 import {
   claimKeyStatement,
   completeKeyStatement,
@@ -23,12 +23,12 @@ import {
   requestHash,
   validateKey,
   type IdempotencyScope,
-} from '../shared/idempotency.ts';
-import { expectedRevision, revisionMismatch } from '../shared/preconditions.ts';
-import { appendChanges } from '../shared/change-log.ts';
+} from '../kernel/idempotency.ts';
+import { expectedRevision, revisionMismatch } from '../kernel/preconditions.ts';
+import { appendChanges } from '../kernel/change-log.ts';
 import { BUMP_REVISIONS_SQL, EVENT_STATE_SQL, LOCK_EVENT_SQL } from './statements.ts';
 import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
-import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../shared/scopes.ts';
+import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../kernel/scopes.ts';
 
 export interface EventState {
   id: string;

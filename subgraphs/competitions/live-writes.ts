@@ -2,9 +2,9 @@
 // broadcast configuration, and a playday's live match and overlay score. Each takes the one event
 // write path (event-write.ts) like the interface's writes, so each moves the revision and is in the
 // change feed that the gateway and webhooks read.
-import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
-import { validate } from '../shared/validation.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { validate } from '../kernel/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from './inputs.ts';
 import { prefetchReportInputs, stageFollowUps } from './stage-progress.ts';

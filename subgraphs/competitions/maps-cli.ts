@@ -1,6 +1,6 @@
 // npm run maps:import -- <file.json>: the platform operator's update of maps reference data
 // ({"maps": [{"id", "name", "imageUrl"}]}) into DATABASE_URL (or the embedded PGlite).
-import { runFileCommand } from '../shared/file-command.ts';
+import { runFileCommand } from '../kernel/file-command.ts';
 import { updateMaps } from './maps-update.ts';
 
 await runFileCommand('maps:import', 'applied', async (db, data, file) => {

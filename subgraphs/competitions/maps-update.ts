@@ -3,13 +3,13 @@
 // anything changed, recorded in the same statement as one maps.updated change that the gateway and
 // webhooks follow.
 import { z } from 'zod';
-import type { WriteAccess } from '../shared/db/database.ts';
-import { upsertChangedSql } from '../shared/db/upsert.ts';
-import { NOW } from '../shared/db/sql-fragments.ts';
-import { newId } from '../shared/crypto.ts';
-import { validate } from '../shared/validation.ts';
-import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
-import type { ChangeType } from '../shared/change-catalogue.ts';
+import type { WriteAccess } from '../kernel/db/database.ts';
+import { upsertChangedSql } from '../kernel/db/upsert.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import { newId } from '../kernel/crypto.ts';
+import { validate } from '../kernel/validation.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../kernel/change-log.ts';
+import type { ChangeType } from '../kernel/change-catalogue.ts';
 
 export const mapsInput = z
   .object({

@@ -1,11 +1,11 @@
 // Matches of an event as viewers and overlays read them: a page, or one match, is one statement
 // with both sides' teams and the maps played, so a page costs the same at 100 matches as at 100,000.
-import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
-import { timestampIssue } from '../shared/input-safety.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { timestampIssue } from '../kernel/input-safety.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
 import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './statements.ts';
 
 export type { MatchRow };

@@ -1,13 +1,13 @@
 // GET /api/v2/organisations/{organisationId}/events: creation order, keyset pages, filters, and a
 // strong ETag from the organisation's latest change, so a 304 costs no page query.
-import type { SubgraphContext } from '../shared/context.ts';
-import { installationFor } from '../shared/authority.ts';
-import { forbidden, validationFailed } from '../shared/errors.ts';
-import { timestampIssue } from '../shared/input-safety.ts';
-import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../shared/competition-vocabulary.ts';
-import type { Event } from '../shared/db/generated/client.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { installationFor } from '../kernel/authority.ts';
+import { forbidden, validationFailed } from '../kernel/errors.ts';
+import { timestampIssue } from '../kernel/input-safety.ts';
+import { decodeCursor, pageLimit, pageOf } from '../kernel/pagination.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../kernel/competition-vocabulary.ts';
+import type { Event } from '../kernel/db/generated/client.ts';
 import { LATEST_CHANGE_SQL, eventPageStatement, toEvent, type EventRow } from './statements.ts';
 
 // The collection version is the organisation's latest change-log entry: every write to one of its

@@ -3,14 +3,14 @@
 // (scope, installation, a user's permission, Idempotency-Key, one transaction with its change-log row)
 // against the organisation. The others are event writes (event-write.ts); a team's player answers an
 // invitation with no scope and no If-Match, admitted by playing in the invited team.
-import type { SubgraphContext } from '../shared/context.ts';
-import { installationFor, requireScope, type Authority } from '../shared/authority.ts';
-import { newId } from '../shared/crypto.ts';
-import { forbidden, notFound, validationFailed } from '../shared/errors.ts';
-import { idempotentTransaction } from '../shared/idempotency.ts';
-import { newChangeId, NOTIFY_CHANGES } from '../shared/change-log.ts';
-import type { Db, SqlStatement } from '../shared/db/database.ts';
-import { validate } from '../shared/validation.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { installationFor, requireScope, type Authority } from '../kernel/authority.ts';
+import { newId } from '../kernel/crypto.ts';
+import { forbidden, notFound, validationFailed } from '../kernel/errors.ts';
+import { idempotentTransaction } from '../kernel/idempotency.ts';
+import { newChangeId, NOTIFY_CHANGES } from '../kernel/change-log.ts';
+import type { Db, SqlStatement } from '../kernel/db/database.ts';
+import { validate } from '../kernel/validation.ts';
 import { assertOrganiserAuthority, idempotencyScope, runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import { createEventInput, NEW_EVENT_DEFAULTS, participantInput, SLUG_MAX, updateEventInput } from './inputs.ts';
 import {

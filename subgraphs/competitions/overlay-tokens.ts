@@ -4,15 +4,15 @@
 // its sha256. It reads that event through v1 and the gateway and nothing else (api-key-reads.ts);
 // revoked, it stops at once and the gateway closes its sockets (facade/realtime/server.ts).
 import { randomBytes } from 'node:crypto';
-import type { SubgraphContext } from '../shared/context.ts';
-import type { KeyAuthority } from '../shared/api-keys.ts';
-import type { OverlayToken } from '../shared/db/generated/client.ts';
-import { requireScope } from '../shared/authority.ts';
-import { newId, sha256 } from '../shared/crypto.ts';
-import { ApiError, forbidden, notFound, validationFailed } from '../shared/errors.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { KeyAuthority } from '../kernel/api-keys.ts';
+import type { OverlayToken } from '../kernel/db/generated/client.ts';
+import { requireScope } from '../kernel/authority.ts';
+import { newId, sha256 } from '../kernel/crypto.ts';
+import { ApiError, forbidden, notFound, validationFailed } from '../kernel/errors.ts';
 import { conflict } from './writes.ts';
-import { keysetPage, type Page } from '../shared/pagination.ts';
-import { validate } from '../shared/validation.ts';
+import { keysetPage, type Page } from '../kernel/pagination.ts';
+import { validate } from '../kernel/validation.ts';
 import { assertOrganiserAuthority } from './event-write.ts';
 import { overlayTokenCreateInput } from './inputs.ts';
 import { INSERT_OVERLAY_TOKEN_SQL, LOCK_EVENT_FOR_TOKEN_SQL } from './statements.ts';

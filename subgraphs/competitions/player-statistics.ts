@@ -1,10 +1,10 @@
 // GET /api/v2/events/{eventId}/statistics/players: per-player totals over the matches in scope (the
 // event, a stage or a group), with the derived rates documented in docs/competitions.md.
-import type { SubgraphContext } from '../shared/context.ts';
-import { ApiError, validationFailed } from '../shared/errors.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { ApiError, validationFailed } from '../kernel/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
 import { playerStatisticsStatement, type PlayerStatisticsRow } from './statements.ts';
 
 /**

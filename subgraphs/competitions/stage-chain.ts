@@ -4,8 +4,8 @@
 // completed it, with a stage.seeded change) and frozen when the next stage starts. A correction or an
 // adjustment that would change the qualifiers of a stage whose next stage has already started is
 // refused (409 next_stage_started). docs/tournaments.md ("Stages that chain") describes the rules.
-import type { SubgraphContext } from '../shared/context.ts';
-import type { Db, SqlStatement } from '../shared/db/database.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { Db, SqlStatement } from '../kernel/db/database.ts';
 import type { Change } from './event-write.ts';
 import type { GroupKey } from './stage-standings.ts';
 import { ELIGIBLE_STATUSES, storedSettings, type StageSeeding } from './stage-start.ts';

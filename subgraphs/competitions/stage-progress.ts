@@ -4,9 +4,9 @@
 // `live` at its first live or completed match, `completed` when its last stage completes (and `live`
 // again when a correction reopens one). A swiss round that the report completes has the next one
 // paired (swiss-rounds.ts). docs/tournaments.md ("Stages and the event follow") describes the rules.
-import type { SubgraphContext } from '../shared/context.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
 import type { Change, EventState } from './event-write.ts';
-import type { SqlStatement } from '../shared/db/database.ts';
+import type { SqlStatement } from '../kernel/db/database.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
 import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';

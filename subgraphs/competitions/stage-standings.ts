@@ -3,9 +3,9 @@
 // written in the transaction of the write that moved them (the start, a report, an adjustment), only
 // the rows that changed, with one `standings.updated` change per stage or group that moved. Reads
 // are then one indexed query. docs/tournaments.md ("Standings") describes the rules.
-import { newId } from '../shared/crypto.ts';
-import type { SubgraphContext } from '../shared/context.ts';
-import type { SqlStatement } from '../shared/db/database.ts';
+import { newId } from '../kernel/crypto.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { SqlStatement } from '../kernel/db/database.ts';
 import type { Change } from './event-write.ts';
 import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type StageSeeding } from './stage-start.ts';

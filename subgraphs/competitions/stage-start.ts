@@ -2,17 +2,17 @@
 // PUT …/seeding stores a manual order; POST …/start freezes the seeding, generates the rounds and
 // matches and stores them with the stage's status `running`, all in the event's one transaction
 // (event-write.ts), so the event revision moves once. docs/tournaments.md describes the rules.
-import type { SubgraphContext } from '../shared/context.ts';
-import { newId } from '../shared/crypto.ts';
-import type { Db, SqlStatement } from '../shared/db/database.ts';
-import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
-import { validate } from '../shared/validation.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { newId } from '../kernel/crypto.ts';
+import type { Db, SqlStatement } from '../kernel/db/database.ts';
+import { ApiError, notFound, validationFailed } from '../kernel/errors.ts';
+import { validate } from '../kernel/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { stageSeedingInput } from './inputs.ts';
 import { previousStageOrder } from './stage-chain.ts';
 import { computeStageStandings, readStandingsInputs, standingsWrites } from './stage-standings.ts';
 import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './statements.ts';
-import type { Prisma } from '../shared/db/generated/client.ts';
+import type { Prisma } from '../kernel/db/generated/client.ts';
 import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
 import {
   drawRandomSeed,

@@ -1,12 +1,12 @@
 // A stage's standings as viewers and overlays read them: stored by the writes that move them
 // (stage-standings.ts), so a page is one indexed read, conditional on the event revision.
-import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
-import { decodeCursor, pageLimit, pageOf } from '../shared/pagination.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { decodeCursor, pageLimit, pageOf } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
-import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../shared/conditional-reads.ts';
+import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
 import { standingPageStatement, type StandingReadRow } from './statements.ts';
-import type { Page } from '../shared/pagination.ts';
+import type { Page } from '../kernel/pagination.ts';
 
 export interface StageStandingArgs {
   eventId: string;

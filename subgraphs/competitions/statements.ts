@@ -3,13 +3,13 @@
 // (ctx.transaction). Everything else goes through Prisma's model API.
 // Timestamps are stored in UTC without a zone and read as ISO 8601 text, so no driver time zone applies.
 
-import type { Event, Match, Standing } from '../shared/db/generated/client.ts';
-import { failWith } from '../shared/db/guards.ts';
-import { wireModel, type RowOf, type WireRow } from '../shared/db/wire-rows.ts';
-import { NOW } from '../shared/db/sql-fragments.ts';
+import type { Event, Match, Standing } from '../kernel/db/generated/client.ts';
+import { failWith } from '../kernel/db/guards.ts';
+import { wireModel, type RowOf, type WireRow } from '../kernel/db/wire-rows.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
-import type { ChangeType } from '../shared/change-catalogue.ts';
-import { CHANGE_LOG_INSERT } from '../shared/change-log.ts';
+import type { ChangeType } from '../kernel/change-catalogue.ts';
+import { CHANGE_LOG_INSERT } from '../kernel/change-log.ts';
 
 /**
  * Statement texts of a paged read, built once per combination of filters and page size. The row count
@@ -239,7 +239,7 @@ export const LOCK_EVENT_SQL = `
          END AS guard
   FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT revision FROM "Event" WHERE id = $1 FOR UPDATE) e ON true`;
 
-/** Moves the events' revisions ($1) on by one (their change-log rows follow, shared/change-log.ts). */
+/** Moves the events' revisions ($1) on by one (their change-log rows follow, kernel/change-log.ts). */
 export const BUMP_REVISIONS_SQL = `UPDATE "Event" SET revision = revision + 1, "updatedAt" = ${NOW} WHERE id = ANY($1::text[])`;
 
 export const PUBLISH_EVENT_SQL = `UPDATE "Event" SET state = 'scheduled' WHERE id = $1`;

@@ -2,7 +2,7 @@
 // transaction): from the group's standings as the report leaves them (stage-standings.ts, the stage's
 // tiebreakers) and every pair and bye so far, by the engine's swissNextRound, stored like the rounds
 // generated at start.
-import type { SqlStatement } from '../shared/db/database.ts';
+import type { SqlStatement } from '../kernel/db/database.ts';
 import { generatedStatements, stageSettingsView, type StageSeeding } from './stage-start.ts';
 import type { StandingsMatchRow } from './statements.ts';
 import { swissNextRound, swissRoundMatches, type StandingRow, type SwissHistoryEntry } from './tournament/index.ts';

@@ -3,7 +3,7 @@
 // decider; for even B, B picks and N−B bans. The picks are the caller's and must number exactly
 // what B needs; the bans are fitted: surplus bans are dropped from the end, missing bans are added
 // alternating teams (after the team of the last step); a decider is placed last for odd B only.
-import { validationFailed } from '../shared/errors.ts';
+import { validationFailed } from '../kernel/errors.ts';
 
 export interface VetoStep {
   action: 'ban' | 'pick' | 'decider';

@@ -1,11 +1,11 @@
 // The nine competition writes of the interface (live-writes.ts has the three overlays follow): what each reads and checks (its plan, through Prisma's model API)
 // and the statements it has runEventWrite apply in the event's transaction (statements.ts).
-import type { SubgraphContext } from '../shared/context.ts';
-import { newId } from '../shared/crypto.ts';
-import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
-import type { Db, SqlStatement } from '../shared/db/database.ts';
-import { validate } from '../shared/validation.ts';
-import { canonicalJson } from '../shared/canonical-json.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { newId } from '../kernel/crypto.ts';
+import { ApiError, notFound, validationFailed } from '../kernel/errors.ts';
+import type { Db, SqlStatement } from '../kernel/db/database.ts';
+import { validate } from '../kernel/validation.ts';
+import { canonicalJson } from '../kernel/canonical-json.ts';
 import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import {
   ADD_STANDING_POINTS_SQL,

@@ -1,9 +1,9 @@
 // The authority context: what the calling token may ask (scopes), what its actor may do on a target
 // (permissions) and what its owner has paid for (entitlements).
-import type { SubgraphContext } from '../shared/context.ts';
-import { installationFor, permissionsOn, type InstallationRow } from '../shared/authority.ts';
-import { validationFailed } from '../shared/errors.ts';
-import { TARGET_TYPES, type TargetType } from '../shared/scopes.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { installationFor, permissionsOn, type InstallationRow } from '../kernel/authority.ts';
+import { validationFailed } from '../kernel/errors.ts';
+import { TARGET_TYPES, type TargetType } from '../kernel/scopes.ts';
 
 export interface AuthorityContextResult {
   requestId: string;

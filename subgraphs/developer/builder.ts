@@ -1,5 +1,5 @@
-import { createBuilder } from '../shared/builder.ts';
-import { entityReferences } from '../shared/entities.ts';
+import { createBuilder } from '../kernel/builder.ts';
+import { entityReferences } from '../kernel/entities.ts';
 
 export const builder = createBuilder();
 /** Entities of the competitions subgraph this one points to. */

@@ -1,12 +1,12 @@
 // An application's installations, for the application itself and the users who manage it: keyset
 // pages in target order (the unique index on application, target type and target id keeps every page
 // an index range).
-import type { SubgraphContext } from '../shared/context.ts';
-import { managedApplication } from '../shared/application-access.ts';
-import { validationFailed } from '../shared/errors.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
-import { TARGET_TYPES } from '../shared/scopes.ts';
-import type { InstallationRow } from '../shared/loaders.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { managedApplication } from '../kernel/application-access.ts';
+import { validationFailed } from '../kernel/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
+import { TARGET_TYPES } from '../kernel/scopes.ts';
+import type { InstallationRow } from '../kernel/loaders.ts';
 
 import { INSTALLATION_STATUSES } from './vocabulary.ts';
 

@@ -1,7 +1,7 @@
 // Owners of applications: an organisation, a team or a user. Who manages one is the shared rule of
-// subgraphs/shared/application-access.ts.
-import type { SubgraphContext } from '../shared/context.ts';
-import type { OwnerRef } from '../shared/application-access.ts';
+// subgraphs/kernel/application-access.ts.
+import type { SubgraphContext } from '../kernel/context.ts';
+import type { OwnerRef } from '../kernel/application-access.ts';
 
 /** Whether the owner exists. */
 export async function ownerExists(ctx: SubgraphContext, owner: OwnerRef): Promise<boolean> {

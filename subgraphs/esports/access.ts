@@ -1,7 +1,7 @@
 // Who may read published esports data: the calling application, through one of its own active
 // installations named by the svc-installation-id header, whose owner holds esports_data.
-import type { SubgraphContext } from '../shared/context.ts';
-import { ApiError, forbidden } from '../shared/errors.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { ApiError, forbidden } from '../kernel/errors.ts';
 
 export interface EsportsCaller {
   applicationId: string;

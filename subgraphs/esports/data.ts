@@ -1,8 +1,8 @@
 // The six esports reads: access check, one metered statement, and the shapes of the interface.
-import type { SubgraphContext } from '../shared/context.ts';
-import { notFound, validationFailed } from '../shared/errors.ts';
-import { timestampIssue } from '../shared/input-safety.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../shared/pagination.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
+import { timestampIssue } from '../kernel/input-safety.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
 import { esportsCaller } from './access.ts';
 import { runEsportsRead } from './reads.ts';
 

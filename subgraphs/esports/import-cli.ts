@@ -1,6 +1,6 @@
 // npm run esports:import -- <file.json>: publishes a provider's esports data file into DATABASE_URL
 // (or the embedded PGlite), through the same validation and upsert as the GraphQL mutation.
-import { runFileCommand } from '../shared/file-command.ts';
+import { runFileCommand } from '../kernel/file-command.ts';
 import { importEsportsData } from './import.ts';
 
 await runFileCommand('esports:import', 'imported', async (db, data, file) => {

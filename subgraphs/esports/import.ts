@@ -3,17 +3,17 @@
 // change-log row that says what changed. Published records are never deleted, so the references the
 // file makes to them are checked before the transaction. The demo world's esports data comes through here too.
 import { z } from 'zod';
-import type { Db, WriteAccess } from '../shared/db/database.ts';
-import { upsertChangedSql } from '../shared/db/upsert.ts';
-import { failWith, guardFailure } from '../shared/db/guards.ts';
-import { NOW } from '../shared/db/sql-fragments.ts';
-import { newId } from '../shared/crypto.ts';
-import { ApiError, type ErrorDetail } from '../shared/errors.ts';
-import { isoTimestamp, zodDetails } from '../shared/validation.ts';
-import { assertStorable } from '../shared/input-safety.ts';
-import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../shared/change-log.ts';
+import type { Db, WriteAccess } from '../kernel/db/database.ts';
+import { upsertChangedSql } from '../kernel/db/upsert.ts';
+import { failWith, guardFailure } from '../kernel/db/guards.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import { newId } from '../kernel/crypto.ts';
+import { ApiError, type ErrorDetail } from '../kernel/errors.ts';
+import { isoTimestamp, zodDetails } from '../kernel/validation.ts';
+import { assertStorable } from '../kernel/input-safety.ts';
+import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../kernel/change-log.ts';
 import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES } from './vocabulary.ts';
-import type { ChangeType } from '../shared/change-catalogue.ts';
+import type { ChangeType } from '../kernel/change-catalogue.ts';
 
 const id = z.string().min(1).max(128);
 const text = z.string().min(1).max(200);

@@ -4,7 +4,7 @@
 // shard row so they never wait on each other's locks: a call waits for at most one commit to finish
 // before its own starts. If a commit fails, every call waiting on it fails and none of them is
 // counted: a call is metered exactly when it succeeds.
-import type { SqlRunner } from '../shared/db/database.ts';
+import type { SqlRunner } from '../kernel/db/database.ts';
 
 /** Rows a day's units are spread over (see UsageRecord.shard): concurrent batches of several processes do not queue on one row. */
 export const USAGE_SHARDS = 16;

@@ -2,10 +2,10 @@
 // it was asked for records one esports_calls unit (meter.ts) and answers only once that unit is
 // committed. A call that finds nothing (404), or never gets this far (400, 401, 403), or whose unit
 // cannot be committed (5xx), costs nothing.
-import type { SqlRunner } from '../shared/db/database.ts';
+import type { SqlRunner } from '../kernel/db/database.ts';
 import type { EsportsCaller } from './access.ts';
-import { ApiError } from '../shared/errors.ts';
-import { setting } from '../shared/config.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { setting } from '../kernel/config.ts';
 import { recordUnit } from './meter.ts';
 
 /** ESPORTS_METERING=off runs the same reads without the unit: for measuring metering's cost only. */

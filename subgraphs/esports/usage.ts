@@ -1,8 +1,8 @@
 // Metered usage as the application sees it: units per UTC day and installation over a date range.
-import type { SubgraphContext } from '../shared/context.ts';
-import { managedApplication } from '../shared/application-access.ts';
-import { validationFailed } from '../shared/errors.ts';
-import { timestampIssue } from '../shared/input-safety.ts';
+import type { SubgraphContext } from '../kernel/context.ts';
+import { managedApplication } from '../kernel/application-access.ts';
+import { validationFailed } from '../kernel/errors.ts';
+import { timestampIssue } from '../kernel/input-safety.ts';
 
 import { METRICS } from './vocabulary.ts';
 

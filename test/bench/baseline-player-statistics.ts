@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { authenticate, beginRequest, cursorOf } from './baseline-auth.ts';
 import { playerStatisticsStatement, READABLE_EVENTS_SQL, type PlayerStatisticsRow } from '../../subgraphs/competitions/statements.ts';
 import { toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
-import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/shared/competition-vocabulary.ts';
+import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/kernel/competition-vocabulary.ts';
 
 // The REST body lists each player's fields in this order (the route operation's selection).
 const FIELDS = ['userId', 'profileId', 'displayName', ...PLAYER_TOTALS, ...PLAYER_RATES] as const;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
-import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
 

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runScript } from '../support/processes.ts';
 import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
-import { ApiError } from '../../subgraphs/shared/errors.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
 
 let server: TestServer;
 let dir: string;

@@ -5,7 +5,7 @@
 // downstream_started); concurrent reports stay exact through If-Match.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGE_TYPES } from '../../subgraphs/shared/change-catalogue.ts';
+import { CHANGE_TYPES } from '../../subgraphs/kernel/change-catalogue.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';
@@ -211,7 +211,7 @@ describe('the change log', () => {
     const changes = await server.db.prisma.changeLog.findMany({ where: { type: 'match.updated', eventId: { startsWith: 'evt_gen_' } } });
     expect(changes.length).toBeGreaterThan(20);
     for (const change of changes) {
-      // Webhooks deliver the payload without the envelope's eventId and revision (fanout.ts).
+      // Webhooks deliver the payload without the envelope's eventId and revision (subgraphs/workers/webhook-fanout.ts).
       const { eventId: _eventId, revision: _revision, ...details } = change.payload as Record<string, unknown>;
       expect(valid(details), `${JSON.stringify(details)}: ${JSON.stringify(valid.errors)}`).toBe(true);
     }

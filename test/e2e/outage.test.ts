@@ -14,7 +14,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
-import { openDatabase, type Database } from '../../subgraphs/shared/db/database.ts';
+import { openDatabase, type Database } from '../../subgraphs/kernel/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
 import { startSubgraphServer, type SubgraphServer } from '../../subgraphs/http-server.ts';

@@ -200,7 +200,7 @@ describe('resuming', () => {
     const other = await startTestServer({ db: server.db, webhookWorker: false, rateLimits: underLoadLimits() });
     const bases = [server.url, other.url];
     try {
-      const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
+      const { headPosition, encodeCursor } = await import('../../subgraphs/kernel/change-feed.ts');
       const start = await revisionOf('evt_live');
       const { received, errors, reconnects } = await resumeUnderWriters({
         subscribeTo: bases,
@@ -220,7 +220,7 @@ describe('resuming', () => {
   }, 180_000);
 
   it('refuses a cursor past retention with an explicit error', async () => {
-    const { headPosition, encodeCursor } = await import('../../subgraphs/shared/change-feed.ts');
+    const { headPosition, encodeCursor } = await import('../../subgraphs/kernel/change-feed.ts');
     const old = encodeCursor({ xid: '1', sequence: '1' });
     const head = await headPosition(server.db.sql);
     await server.db.sql(

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { sha256 } from '../../subgraphs/shared/crypto.ts';
+import { sha256 } from '../../subgraphs/kernel/crypto.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../subgraphs/shared/db/database.ts';
+import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
 import { applyMigrations } from '../../prisma/tools/migrations.ts';
 import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
 import { createScratchDatabase, postgresServerUrl } from './scratch-database.ts';

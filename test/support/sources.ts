@@ -1,10 +1,10 @@
 // The project's TypeScript sources, for tests that hold a rule about where a thing may be written.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fromRoot } from '../../subgraphs/shared/paths.ts';
+import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 
 export interface Source {
-  /** Relative to the repository, e.g. subgraphs/shared/config.ts. */
+  /** Relative to the repository, e.g. subgraphs/kernel/config.ts. */
   file: string;
   text: string;
 }

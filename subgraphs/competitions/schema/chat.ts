@@ -2,9 +2,9 @@
 // Rules live in ../chat.ts.
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
 import { chatMessageView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
 import { getMessage, listMessages, react, type ChatActor, type ChatMessageView } from '../chat.ts';
 import { pageType } from './page.ts';
 

@@ -1,14 +1,14 @@
 // Who takes part in an event and how it is shown: participants with their lineups, invitations, the
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
-import { foundOr } from '../../shared/errors.ts';
+import { foundOr } from '../../kernel/errors.ts';
 import { builder } from '../builder.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
-import type { SubgraphContext } from '../../shared/context.ts';
-import type { LineupMember as LineupMemberRow, Participant as ParticipantRow, Playday as PlaydayRow } from '../../shared/db/generated/client.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
+import type { LineupMember as LineupMemberRow, Participant as ParticipantRow, Playday as PlaydayRow } from '../../kernel/db/generated/client.ts';
 import { broadcastView, invitationView, participantView, playdayView } from '../views.ts';
 import { ParticipantStatusEnum } from './enums.ts';
-import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
-import { keysetPage } from '../../shared/pagination.ts';
+import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { keysetPage } from '../../kernel/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 

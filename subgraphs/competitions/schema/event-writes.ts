@@ -3,12 +3,12 @@
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import type { ArgumentRef } from '@pothos/core';
-import { replayedField, type SubgraphSchemaTypes } from '../../shared/builder.ts';
+import { replayedField, type SubgraphSchemaTypes } from '../../kernel/builder.ts';
 import { builder } from '../builder.ts';
 import type { WriteResult } from '../event-write.ts';
 import { writeResultView } from '../views.ts';
 import { contractOf, pathParamsOf, WRITES, type WriteOperation } from '../write-contracts.ts';
-import { inputTypes, viewFields } from '../../shared/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
 import { replaceBroadcast, reportMatch, updatePlayday } from '../live-writes.ts';
 import { acceptInvitation, createEvent, createParticipant, declineInvitation, updateEvent } from '../organiser-writes.ts';
 import { seedStage, startStage } from '../stage-start.ts';

@@ -1,11 +1,11 @@
 // Matches of an event as overlays need them: both opponents (team, logo, score, result, forfeit),
 // the maps played, timing, best-of and stream links.
-import { foundOr } from '../../shared/errors.ts';
+import { foundOr } from '../../kernel/errors.ts';
 import { builder } from '../builder.ts';
 import { MatchStatusEnum } from './enums.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
 import { ffaOpponentView, matchMapView, matchOpponentView, matchView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
 import type { MatchSourceView } from '../statements.ts';
 import { Event } from './event.ts';

@@ -1,10 +1,10 @@
 // The pages every list of this subgraph answers: their metadata, and a conditional page (ETag,
 // notModified) of any item type.
 import type { ObjectRef } from '@pothos/core';
-import type { SubgraphSchemaTypes } from '../../shared/builder.ts';
+import type { SubgraphSchemaTypes } from '../../kernel/builder.ts';
 import { builder } from '../builder.ts';
-import type { ConditionalPage } from '../../shared/conditional-reads.ts';
-import { pageTypeFactory } from '../../shared/page-type.ts';
+import type { ConditionalPage } from '../../kernel/conditional-reads.ts';
+import { pageTypeFactory } from '../../kernel/page-type.ts';
 
 export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: boolean }>('PageMeta').implement({
   fields: (t) => ({

@@ -1,11 +1,11 @@
 // Standings of an event's stages and groups, as stored by the writes that move them
 // (stage-standings.ts): rank, record, points (adjustments included), scores, tiebreakers, qualified.
-import type { Standing as StandingRow } from '../../shared/db/generated/client.ts';
-import type { SubgraphContext } from '../../shared/context.ts';
+import type { Standing as StandingRow } from '../../kernel/db/generated/client.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
 import { builder } from '../builder.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
 import { standingView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../shared/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
 import type { StandingReadRow } from '../statements.ts';
 import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';

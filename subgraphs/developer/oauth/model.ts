@@ -13,14 +13,14 @@
 //   rotation) gets a fresh pair of its own, later it revokes the grant.
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
-import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../shared/crypto.ts';
-import type { Application } from '../../shared/db/generated/client.ts';
-import { wireModel, type RowOf } from '../../shared/db/wire-rows.ts';
-import { KNOWN_SCOPES } from '../../shared/scopes.ts';
-import { setting } from '../../shared/config.ts';
-import { iso, NOW } from '../../shared/db/sql-fragments.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { SubgraphContext } from '../../shared/context.ts';
+import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../kernel/crypto.ts';
+import type { Application } from '../../kernel/db/generated/client.ts';
+import { wireModel, type RowOf } from '../../kernel/db/wire-rows.ts';
+import { KNOWN_SCOPES } from '../../kernel/scopes.ts';
+import { setting } from '../../kernel/config.ts';
+import { iso, NOW } from '../../kernel/db/sql-fragments.ts';
+import type { Database } from '../../kernel/db/database.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
 
 /** What the authorisation server needs of the database: Prisma, driver statements, transactions. */
 export type OAuthStore = Pick<Database, 'prisma' | 'sql' | 'transaction'>;
@@ -321,7 +321,7 @@ export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
       return true;
     },
 
-    // Bearer tokens are verified by the platform's own authority (subgraphs/shared/authority.ts).
+    // Bearer tokens are verified by the platform's own authority (subgraphs/kernel/authority.ts).
     async getAccessToken(): Promise<Token | Falsey> {
       return null;
     },

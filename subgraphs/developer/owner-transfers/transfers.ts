@@ -4,22 +4,22 @@
 // transition is an idempotent POST (Idempotency-Key) guarded in its transaction, so that of any
 // number of concurrent accepts exactly one moves the application, and each writes a change
 // (application.owner_transfer.*) for webhooks.
-import type { SubgraphContext } from '../../shared/context.ts';
-import type { OwnerTransfer } from '../../shared/db/generated/client.ts';
-import type { SqlStatement } from '../../shared/db/database.ts';
-import type { Authority } from '../../shared/authority.ts';
-import { appendChanges } from '../../shared/change-log.ts';
-import { failWith } from '../../shared/db/guards.ts';
-import { NOW } from '../../shared/db/sql-fragments.ts';
-import { newId } from '../../shared/crypto.ts';
-import { ApiError, forbidden, notFound } from '../../shared/errors.ts';
-import { findReplay, idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../shared/idempotency.ts';
-import { keysetPage, type Page } from '../../shared/pagination.ts';
-import { validate } from '../../shared/validation.ts';
-import { managesOwner, type OwnerRef } from '../../shared/application-access.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
+import type { OwnerTransfer } from '../../kernel/db/generated/client.ts';
+import type { SqlStatement } from '../../kernel/db/database.ts';
+import type { Authority } from '../../kernel/authority.ts';
+import { appendChanges } from '../../kernel/change-log.ts';
+import { failWith } from '../../kernel/db/guards.ts';
+import { NOW } from '../../kernel/db/sql-fragments.ts';
+import { newId } from '../../kernel/crypto.ts';
+import { ApiError, forbidden, notFound } from '../../kernel/errors.ts';
+import { findReplay, idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../kernel/idempotency.ts';
+import { keysetPage, type Page } from '../../kernel/pagination.ts';
+import { validate } from '../../kernel/validation.ts';
+import { managesOwner, type OwnerRef } from '../../kernel/application-access.ts';
 import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
-import type { ChangeType } from '../../shared/change-catalogue.ts';
+import type { ChangeType } from '../../kernel/change-catalogue.ts';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 

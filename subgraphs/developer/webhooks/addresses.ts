@@ -9,8 +9,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ApiError } from '../../shared/errors.ts';
-import { setting } from '../../shared/config.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { setting } from '../../kernel/config.ts';
 
 export const allowLocal = () => setting('WEBHOOKS_ALLOW_LOCAL');
 

@@ -1,18 +1,23 @@
 // The delivery log of an application: deliveries newest first (filters endpointId, status,
 // eventType), one delivery, its attempts, and redelivery of a terminal one (a new delivery with the
 // same payload and redeliveryOf set; the original stays as it was).
-import type { SubgraphContext } from '../../shared/context.ts';
-import type { WebhookAttempt, WebhookDelivery } from '../../shared/db/generated/client.ts';
-import { failWith } from '../../shared/db/guards.ts';
-import { NOW } from '../../shared/db/sql-fragments.ts';
-import { ApiError, notFound, validationFailed } from '../../shared/errors.ts';
-import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../shared/idempotency.ts';
-import { newId } from '../../shared/crypto.ts';
-import { keysetPage, type Page } from '../../shared/pagination.ts';
-import { managedApplication } from '../../shared/application-access.ts';
-import { CHANGE_TYPE_NAMES } from '../../shared/change-catalogue.ts';
-import { NOTIFY_DELIVERIES } from './fanout.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
+import type { WebhookAttempt, WebhookDelivery } from '../../kernel/db/generated/client.ts';
+import { failWith } from '../../kernel/db/guards.ts';
+import { NOW } from '../../kernel/db/sql-fragments.ts';
+import { ApiError, notFound, validationFailed } from '../../kernel/errors.ts';
+import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../kernel/idempotency.ts';
+import { newId } from '../../kernel/crypto.ts';
+import { keysetPage, type Page } from '../../kernel/pagination.ts';
+import { managedApplication } from '../../kernel/application-access.ts';
+import { CHANGE_TYPE_NAMES } from '../../kernel/change-catalogue.ts';
 import { DELIVERY_STATUSES } from './inputs.ts';
+import type { SqlStatement } from '../../kernel/db/database.ts';
+
+/** The channel that wakes the webhook workers (subgraphs/workers) when deliveries are due. */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+/** Sent in the transaction that makes deliveries due: a new endpoint's test, a redelivery, a fan-out. */
+export const NOTIFY_DELIVERIES: SqlStatement = { text: `SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`, values: [] };
 
 export interface DeliveryView {
   id: string;

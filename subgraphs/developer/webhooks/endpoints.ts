@@ -3,22 +3,22 @@
 // send a test delivery, and re-queue failed deliveries. Secrets are answered only at creation and
 // rotation.
 import { randomBytes } from 'node:crypto';
-import type { SubgraphContext } from '../../shared/context.ts';
-import type { WebhookEndpoint } from '../../shared/db/generated/client.ts';
-import { failWith } from '../../shared/db/guards.ts';
-import { NOW } from '../../shared/db/sql-fragments.ts';
-import { ApiError, notFound } from '../../shared/errors.ts';
-import { idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../shared/idempotency.ts';
-import { newId } from '../../shared/crypto.ts';
-import { keysetPage, type Page } from '../../shared/pagination.ts';
-import { expectedRevision, revisionMismatch } from '../../shared/preconditions.ts';
-import { validate } from '../../shared/validation.ts';
-import { managedApplication } from '../../shared/application-access.ts';
+import type { SubgraphContext } from '../../kernel/context.ts';
+import type { WebhookEndpoint } from '../../kernel/db/generated/client.ts';
+import { failWith } from '../../kernel/db/guards.ts';
+import { NOW } from '../../kernel/db/sql-fragments.ts';
+import { ApiError, notFound } from '../../kernel/errors.ts';
+import { idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../kernel/idempotency.ts';
+import { newId } from '../../kernel/crypto.ts';
+import { keysetPage, type Page } from '../../kernel/pagination.ts';
+import { expectedRevision, revisionMismatch } from '../../kernel/preconditions.ts';
+import { validate } from '../../kernel/validation.ts';
+import { managedApplication } from '../../kernel/application-access.ts';
 import { checkEndpointUrl } from './addresses.ts';
 import type { DeliveryView } from './delivery-log.ts';
-import { NOTIFY_DELIVERIES } from './fanout.ts';
+import { NOTIFY_DELIVERIES } from './delivery-log.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
-import type { ChangeType } from '../../shared/change-catalogue.ts';
+import type { ChangeType } from '../../kernel/change-catalogue.ts';
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,9 @@
 // Published esports events with their stages, groups and map statistics (metered reads).
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
 import { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsStageView } from '../views.ts';
-import { PAGED_BY_LIMIT, METERED_CALL } from '../../shared/demand-control.ts';
+import { PAGED_BY_LIMIT, METERED_CALL } from '../../kernel/demand-control.ts';
 import {
   esportsEvents,
   esportsGroup,

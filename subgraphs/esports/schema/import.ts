@@ -1,5 +1,5 @@
 // Publishing esports data: the import mutation of data providers.
-import { requireScope } from '../../shared/authority.ts';
+import { requireScope } from '../../kernel/authority.ts';
 import { builder } from '../builder.ts';
 import { importEsportsData, type ImportResult } from '../import.ts';
 

@@ -2,7 +2,7 @@
 import { builder } from '../builder.ts';
 import { usageOf, type UsageDay, type UsageReport } from '../usage.ts';
 import { UsageMetricEnum } from './enums.ts';
-import { viewFields } from '../../shared/zod-graphql.ts';
+import { viewFields } from '../../kernel/zod-graphql.ts';
 import { usageDayView, usageReportView } from '../views.ts';
 
 const fieldsOf = viewFields(builder);

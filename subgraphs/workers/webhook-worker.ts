@@ -5,15 +5,16 @@
 // and another worker makes the attempt again, with the same webhook-id (at least once). Claims are
 // fair across endpoints and bounded per endpoint, so a receiver that hangs cannot take every slot.
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../shared/db/database.ts';
-import { NOW } from '../../shared/db/sql-fragments.ts';
-import { onChanges, pruneChanges } from '../../shared/change-feed.ts';
-import { coalesce } from '../../shared/coalesce.ts';
-import { setting } from '../../shared/config.ts';
-import { FailureRun } from '../../shared/failure-run.ts';
-import { retryWhileUnavailable } from '../../shared/db/unavailable.ts';
-import { attemptDelivery, type AttemptOutcome } from './attempt.ts';
-import { DELIVERIES_CHANNEL, fanOut, startFanOut } from './fanout.ts';
+import type { Database } from '../kernel/db/database.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import { onChanges, pruneChanges } from '../kernel/change-feed.ts';
+import { coalesce } from '../kernel/coalesce.ts';
+import { setting } from '../kernel/config.ts';
+import { FailureRun } from '../kernel/failure-run.ts';
+import { retryWhileUnavailable } from '../kernel/db/unavailable.ts';
+import { attemptDelivery, type AttemptOutcome } from './webhook-attempt.ts';
+import { fanOut, startFanOut } from './webhook-fanout.ts';
+import { DELIVERIES_CHANNEL } from '../developer/webhooks/delivery-log.ts';
 
 /** An endpoint failing continuously this long is disabled. */
 const FAILING_DISABLES_AFTER = '5 days';

@@ -3,13 +3,13 @@
 // PostgreSQL database. SIGTERM or SIGINT let the attempts in flight finish and be recorded.
 // A database it cannot use (unreachable, not migrated, a PGlite directory another process holds) is
 // one sentence and exit 1 at start.
-import '../subgraphs/shared/settings-check.ts';
-import { openDatabase } from '../subgraphs/shared/db/database.ts';
-import { installProcessGuards, startupFinished } from '../subgraphs/shared/process-guards.ts';
-import { exitWithStartupFailure } from '../subgraphs/shared/startup.ts';
-import { WebhookWorker, webhookAttemptLogger } from '../subgraphs/developer/webhooks/worker.ts';
-import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
-import { createLogger } from '../subgraphs/shared/logger.ts';
+import '../kernel/settings-check.ts';
+import { openDatabase } from '../kernel/db/database.ts';
+import { installProcessGuards, startupFinished } from '../kernel/process-guards.ts';
+import { exitWithStartupFailure } from '../kernel/startup.ts';
+import { WebhookWorker, webhookAttemptLogger } from './webhook-worker.ts';
+import { assertDatabaseReady } from '../../prisma/tools/database-setup.ts';
+import { createLogger } from '../kernel/logger.ts';
 
 const logger = createLogger('esports-platform');
 installProcessGuards(logger);

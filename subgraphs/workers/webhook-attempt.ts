@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { blockedTarget, guardedLookup } from './addresses.ts';
+import { blockedTarget, guardedLookup } from '../developer/webhooks/addresses.ts';
 
 export interface AttemptRequest {
   deliveryId: string;

@@ -5,7 +5,7 @@
 // the environment between servers of one process). docs/deployment.md's table of variables is
 // printed from this list by `npm run schema` (settingsTable), and a test keeps the two equal.
 import { z } from 'zod';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../index.ts';
+import { SUBGRAPH_NAMES, type SubgraphName } from './subgraph-names.ts';
 import { StartupError } from './startup.ts';
 
 interface Setting<T> {
@@ -311,7 +311,7 @@ export function settingsTable(): string {
   return ['| variable | default | accepted (anything else stops the start) | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-const TABLE_START = '<!-- The table of variables is written by `npm run schema` from subgraphs/shared/config.ts. -->';
+const TABLE_START = '<!-- The table of variables is written by `npm run schema` from subgraphs/kernel/config.ts. -->';
 const TABLE_END = '<!-- End of the table of variables. -->';
 
 /** docs/deployment.md with its table of variables replaced by settingsTable(). */

@@ -6,17 +6,17 @@
 // application a change is about (its owner transfers). The feed position is kept in
 // ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
 // set, so any number of workers may run this: one wins each batch, the others read again.
-import type { Database, SqlStatement } from '../../shared/db/database.ts';
-import { failWith, guardFailure } from '../../shared/db/guards.ts';
-import { NOW } from '../../shared/db/sql-fragments.ts';
-import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../../shared/change-feed.ts';
-import { typesFor } from '../../shared/change-catalogue.ts';
+import type { Database } from '../kernel/db/database.ts';
+import { failWith, guardFailure } from '../kernel/db/guards.ts';
+import { NOW } from '../kernel/db/sql-fragments.ts';
+import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../kernel/change-feed.ts';
+import { typesFor } from '../kernel/change-catalogue.ts';
+import { NOTIFY_DELIVERIES } from '../developer/webhooks/delivery-log.ts';
 
 /** Catalogue names as an SQL list (the catalogue's own constants: no quoting needed beyond this); NULL for none, which matches nothing. */
 const sqlList = (types: readonly string[]) => (types.length ? types.map((type) => `'${type}'`).join(', ') : 'NULL');
 
 export const FANOUT_CONSUMER = 'webhooks';
-export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 const POSITION_SQL = `SELECT xid::text AS xid, sequence::text AS sequence FROM "ChangeFeedPosition" WHERE name = $1`;
 const START_SQL = `INSERT INTO "ChangeFeedPosition" (name, xid, sequence, "updatedAt") VALUES ($1, $2::xid8, $3, ${NOW}) ON CONFLICT (name) DO NOTHING`;
@@ -47,8 +47,6 @@ const DELIVERIES_SQL = `
     ORDER BY (i."targetType" = 'event') DESC, i.id
     LIMIT 1) r
   ON CONFLICT ("endpointId", "changeId") DO NOTHING`;
-
-export const NOTIFY_DELIVERIES: SqlStatement = { text: `SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`, values: [] };
 
 /** The body of a delivery of this change. */
 export function deliveryBody(change: FeedChange): Record<string, unknown> {
