@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sources } from './support/sources.ts';
 import { scalarFields, upsertChangedSql } from '../subgraphs/kernel/db/upsert.ts';
 import { wireModel } from '../subgraphs/kernel/db/wire-rows.ts';
-import type { Installation } from '../subgraphs/kernel/db/generated/client.ts';
+import { Prisma, type Installation } from '../subgraphs/kernel/db/generated/client.ts';
 
 const CHANGE_LOG = 'subgraphs/kernel/change-log.ts';
 
@@ -47,20 +47,65 @@ describe('row types of driver statements', () => {
     expect(() => installation.pick('slug' as 'id')).toThrow('Installation has no scalar field slug.');
   });
 
-  // A row interface written out field by field is how a copy of a model starts: rows are RowOf a
-  // model's columns (wire-rows.ts) plus what the statement joins or computes. These are not columns.
+  // A row type written out field by field is how a copy of a model starts: rows are RowOf a model's
+  // columns (wire-rows.ts), WireRow<Model> or a Prisma select's payload, plus what the statement joins
+  // or computes. These are not copies of columns, and say why.
   const NOT_MODEL_ROWS: Record<string, string> = {
     PlayerStatisticsRow: 'sums and rates over many matches, computed by the statement',
     StandingRow: "the tournament engine's computed standing, which reads no database",
+    ListRow: 'the envelope of a list an esports read builds as JSON: found and the items',
+    MatchRow: "the esports match view (EsportsMatch) with both teams' columns joined flat",
+    ChangeRow: "the change feed's own shape (FeedChange) with the position it is read at",
+    WireRow: "the definition of a model's row on the wire (wire-rows.ts)",
   };
+  /** Derived: picked columns, a model's wire row, a Prisma select's payload, or another row type with more. */
+  const DERIVED = /\bRowOf<|\bWireRow<|GetPayload<|\b\w+Row\s*&/;
+
+  /** Each declaration of a type named …Row that lists fields of its own, with what comes before its braces. */
+  const rowDeclarations = (text: string) => [...text.matchAll(/(?:interface|type)\s+(\w+Row)\b([^{;]*)\{/g)].map((match) => ({ name: match[1], head: match[2] }));
 
   it('are derived from the datamodel, not written out field by field', async () => {
     const written = (await sources(['subgraphs']))
-      .flatMap(({ file, text }) => [...text.matchAll(/interface (\w+Row)\s*\{/g)].map((match) => ({ file, name: match[1] })))
-      .filter(({ name }) => !(name in NOT_MODEL_ROWS));
+      .flatMap(({ file, text }) => rowDeclarations(text).map((row) => ({ file, ...row })))
+      .filter(({ name, head }) => !DERIVED.test(head) && !(name in NOT_MODEL_ROWS))
+      .map(({ file, name }) => `${file}: ${name}`);
     expect(written).toEqual([]);
-    // The rule sees the interfaces it allows (a rule over nothing would always pass).
-    const allowed = (await sources(['subgraphs'])).filter(({ text }) => /interface PlayerStatisticsRow \{/.test(text));
-    expect(allowed.length).toBe(1);
+  });
+
+  it('the rule sees every way of writing a row type out (a rule over nothing would always pass)', () => {
+    const probe = [
+      'export interface CaughtRow { id: string }',
+      'export interface ExtendingRow extends Object { id: string }',
+      'export type AliasRow = { id: string };',
+      'export interface GenericRow<T> { id: T }',
+      'export type SplitRow =\n  { id: string };',
+      'export type PickedRow = RowOf<typeof PICKED> & { teamName: string };',
+      'export type ModelRow = WireRow<Event>;',
+      'export type StageRow = Prisma.StageGetPayload<{ select: typeof STAGE_SELECT }>;',
+      'type ReadableEventRow = EventRow & { installationId: string | null };',
+    ].join('\n');
+    expect(rowDeclarations(probe).filter(({ head }) => !DERIVED.test(head)).map(({ name }) => name)).toEqual(['CaughtRow', 'ExtendingRow', 'AliasRow', 'GenericRow', 'SplitRow']);
+  });
+
+  /**
+   * Inline row types of driver statements (`sql<{ … }>(STATEMENT`) of two fields or more, every one a
+   * column of one model: a copy. One field is a count, a flag or an aggregate, not a copy of a row.
+   */
+  const MODELS = Object.values(Prisma.ModelName).map((model) => ({ model, fields: new Set(scalarFields(model)) }));
+  const COMPUTED_INLINE: Record<string, string> = {
+    STAGE_ADJUSTMENTS_SQL: "each participant's adjustment points summed",
+  };
+  const copiedInline = (text: string) =>
+    [...text.matchAll(/sql<\{([^}]*)\}>\((\w*)/g)]
+      .filter((match) => !(match[2] in COMPUTED_INLINE))
+      .map((match) => [...match[1].matchAll(/(\w+)\??\s*:/g)].map((field) => field[1]))
+      .filter((fields) => fields.length > 1)
+      .flatMap((fields) => MODELS.filter(({ fields: columns }) => fields.every((field) => columns.has(field))).map(({ model }) => `${model} { ${fields.join(', ')} }`));
+
+  it('are not written inline when they copy a model\'s columns', async () => {
+    const copied = (await sources(['subgraphs'])).flatMap(({ file, text }) => copiedInline(text).map((copy) => `${file}: ${copy}`));
+    expect(copied).toEqual([]);
+    expect(copiedInline('await ctx.sql<{ applicationId: string; status: string }>(INSTALLATION_SQL, [id])')).toContain('Installation { applicationId, status }');
+    expect(copiedInline('await ctx.sql<{ found: number }>(KEY_USER_SQL, [id])')).toEqual([]);
   });
 });

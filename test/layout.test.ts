@@ -11,7 +11,7 @@ import { fromRoot } from '../subgraphs/kernel/paths.ts';
 import { sources, type Source } from './support/sources.ts';
 
 const CAPABILITIES = ['competitions', 'developer', 'esports'];
-type Kind = 'kernel' | 'capability' | 'workers' | 'entry' | 'edge' | 'other';
+type Kind = 'kernel' | 'capability' | 'workers' | 'entry' | 'edge' | 'computed' | 'other';
 
 /** Modules that state a capability's contract: request shapes, response shapes, enumerations, write contracts. */
 const CONTRACT = /^(inputs|views|vocabulary|write-contracts)\.ts$/;
@@ -23,14 +23,21 @@ const ENTRY_POINTS: Record<string, string> = {
   'subgraphs/workers/webhook-worker.ts': 'the webhook worker the edge starts in its own process (npm run worker starts it alone)',
 };
 
-/** Every relative import of a source, static or dynamic, as a repository path. */
+/**
+ * Every relative import of a source as a repository path: static (`from`), for its side effects
+ * (`import './x.ts'`, how schema modules register their types) and dynamic, in any quotes. A dynamic
+ * import of a computed path cannot be checked, so it is refused (`<computed>`).
+ */
 function importsOf({ file, text }: Source): string[] {
-  const statics = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'(\.[^']+)'/g)];
-  const dynamics = [...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)];
-  return [...statics, ...dynamics].map((match) => path.join(path.dirname(file), match[1]));
+  const statics = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*(['"])(\.[^'"]+)\1/g)];
+  const sideEffects = [...text.matchAll(/(?:^|\n)\s*import\s*(['"])(\.[^'"]+)\1/g)];
+  const dynamics = [...text.matchAll(/\bimport\(\s*(['"`])(\.[^'"`$]+)\1\s*\)/g)];
+  const computed = [...text.matchAll(/\bimport\(\s*(?!['"`][^'"`$]+['"`]\s*\))/g)].map(() => '<computed>');
+  return [...[...statics, ...sideEffects, ...dynamics].map((match) => path.join(path.dirname(file), match[2])), ...computed];
 }
 
 function kindOf(file: string): Kind {
+  if (file === '<computed>') return 'computed';
   if (file.startsWith('facade/')) return 'edge';
   if (!file.startsWith('subgraphs/')) return 'other';
   const [, folder, rest] = file.split('/');
@@ -45,6 +52,8 @@ const capabilityOf = (file: string) => file.split('/')[1];
 /** Whether `from` may import `to`; both are repository paths of facade/ or subgraphs/ modules. */
 function allowed(from: string, to: string): boolean {
   const [a, b] = [kindOf(from), kindOf(to)];
+  if (b === 'computed') return false;
+  // Outside facade/ and subgraphs/ (prisma/tools, the generated client) is no kind of this table.
   if (b === 'other' || b === 'kernel') return true;
   switch (a) {
     case 'kernel':
@@ -86,6 +95,14 @@ describe('the layout', () => {
     expect(allowed('facade/server.ts', 'subgraphs/competitions/chat.ts')).toBe(false);
     expect(allowed('facade/server.ts', 'subgraphs/workers/webhook-fanout.ts')).toBe(false);
     expect(allowed('subgraphs/workers/webhook-fanout.ts', 'facade/server.ts')).toBe(false);
+    const probe = (text: string) => importsOf({ file: 'subgraphs/kernel/probe.ts', text }).filter((target) => !allowed('subgraphs/kernel/probe.ts', target));
+    expect(probe("import { chatMessages } from '../competitions/chat.ts';")).toEqual(['subgraphs/competitions/chat.ts']);
+    expect(probe('import { chatMessages } from "../competitions/chat.ts";')).toEqual(['subgraphs/competitions/chat.ts']);
+    expect(probe("import '../competitions/chat.ts';")).toEqual(['subgraphs/competitions/chat.ts']);
+    expect(probe('export const d = () => import(`../competitions/chat.ts`);')).toEqual(['subgraphs/competitions/chat.ts']);
+    expect(probe('export const e = () => import("../workers/webhook-fanout.ts");')).toEqual(['subgraphs/workers/webhook-fanout.ts']);
+    expect(probe('export const f = (name: string) => import(`../${name}/chat.ts`);')).toEqual(['<computed>']);
+    expect(probe("import type { Db } from './db/database.ts';\nimport { z } from 'zod';")).toEqual([]);
     const edge = (await sources(['facade'])).flatMap(importsOf);
     expect(edge.filter((target) => target.startsWith('subgraphs/kernel/')).length).toBeGreaterThan(50);
     expect(edge).toContain('subgraphs/competitions/write-contracts.ts');

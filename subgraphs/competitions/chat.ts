@@ -8,7 +8,7 @@ import type { SubgraphContext } from '../kernel/context.ts';
 import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../kernel/change-log.ts';
 import { failWith, guardFailure } from '../kernel/db/guards.ts';
 import { NOW } from '../kernel/db/sql-fragments.ts';
-import type { ChatMessage } from '../kernel/db/generated/client.ts';
+import type { ChatMessage, Installation } from '../kernel/db/generated/client.ts';
 import { wireModel, type RowOf } from '../kernel/db/wire-rows.ts';
 import { newId } from '../kernel/crypto.ts';
 import { installationFor } from '../kernel/authority.ts';
@@ -78,7 +78,8 @@ const MESSAGES_PAGE_SQL = `
   LIMIT $5`;
 
 const MATCH_SQL = `SELECT m.id, m."eventId", e."organisationId" FROM "Match" m JOIN "Event" e ON e.id = m."eventId" WHERE m.id = $1`;
-const INSTALLATION_SQL = `SELECT id, "applicationId", status, "targetType", "targetId" FROM "Installation" WHERE id = $1`;
+const NAMED_INSTALLATION = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']).pick('applicationId', 'status', 'targetType', 'targetId');
+const INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
 
 function actorOf(row: MessageRow): ChatActor {
   if (row.actorType === 'application') return { type: 'application', applicationId: row.actorId ?? '' };
@@ -120,7 +121,7 @@ async function chatMatch(ctx: SubgraphContext, matchId: string, use: 'read' | 'w
   const named = ctx.scope.installationId?.trim();
   if (named) {
     if (named.length > 128) throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: 'at most 128 characters' }]);
-    const [installation] = await ctx.sql<{ applicationId: string; status: string; targetType: string; targetId: string }>(INSTALLATION_SQL, [named]);
+    const [installation] = await ctx.sql<RowOf<typeof NAMED_INSTALLATION>>(INSTALLATION_SQL, [named]);
     if (!installation || installation.applicationId !== authority.applicationId || installation.status !== 'active') {
       throw forbidden('svc-installation-id is not an active installation of this application.', 'missing_installation');
     }

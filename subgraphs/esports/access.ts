@@ -2,13 +2,16 @@
 // installations named by the svc-installation-id header, whose owner holds esports_data.
 import type { SubgraphContext } from '../kernel/context.ts';
 import { ApiError, forbidden } from '../kernel/errors.ts';
+import type { Installation } from '../kernel/db/generated/client.ts';
+import { wireModel, type RowOf } from '../kernel/db/wire-rows.ts';
 
 export interface EsportsCaller {
   applicationId: string;
   installationId: string;
 }
 
-const INSTALLATION_SQL = `SELECT "applicationId", status FROM "Installation" WHERE id = $1`;
+const NAMED_INSTALLATION = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']).pick('applicationId', 'status');
+const INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
 
 export async function esportsCaller(ctx: SubgraphContext): Promise<EsportsCaller> {
   const authority = await ctx.authority();
@@ -21,7 +24,7 @@ export async function esportsCaller(ctx: SubgraphContext): Promise<EsportsCaller
   if (installationId.length > 128) {
     throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: 'at most 128 characters' }]);
   }
-  const [installation] = await ctx.sql<{ applicationId: string; status: string }>(INSTALLATION_SQL, [installationId]);
+  const [installation] = await ctx.sql<RowOf<typeof NAMED_INSTALLATION>>(INSTALLATION_SQL, [installationId]);
   if (!installation || installation.applicationId !== authority.applicationId || installation.status !== 'active') {
     throw forbidden('svc-installation-id is not an active installation of this application.', 'missing_installation');
   }

@@ -14,11 +14,11 @@
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../kernel/crypto.ts';
-import type { Application } from '../../kernel/db/generated/client.ts';
+import type { Application, AuthorizationCode as StoredCode, OAuthGrant, RefreshToken as StoredRefreshToken } from '../../kernel/db/generated/client.ts';
 import { wireModel, type RowOf } from '../../kernel/db/wire-rows.ts';
 import { KNOWN_SCOPES } from '../../kernel/scopes.ts';
 import { setting } from '../../kernel/config.ts';
-import { iso, NOW } from '../../kernel/db/sql-fragments.ts';
+import { NOW } from '../../kernel/db/sql-fragments.ts';
 import type { Database } from '../../kernel/db/database.ts';
 import type { SubgraphContext } from '../../kernel/context.ts';
 
@@ -127,18 +127,22 @@ export function grantedScopes(client: Pick<OAuthClient, 'grantedScopes'>, reques
   return [...new Set(scopes)].sort();
 }
 
+// The code's and its grant's columns, from the datamodel (wire-rows.ts), beside what is computed.
+const CODE = wireModel<StoredCode>()('AuthorizationCode', 'c', ['expiresAt', 'consumedAt', 'createdAt']).pick('id', 'grantId', 'redirectUri', 'scopes', 'codeChallenge', 'expiresAt');
+const GRANT = wireModel<OAuthGrant>()('OAuthGrant', 'g', ['createdAt', 'revokedAt']).pick('applicationId', 'userId');
+type CodeRow = RowOf<typeof CODE> & RowOf<typeof GRANT> & { spent: boolean; grantRevoked: boolean };
 const CODE_SQL = `
-  SELECT c.id, c."grantId", c."redirectUri", c.scopes, c."codeChallenge", ${iso('c."expiresAt"')} AS "expiresAt",
-         c."consumedAt" IS NOT NULL AS spent, g."applicationId", g."userId", g."revokedAt" IS NOT NULL AS "grantRevoked"
+  SELECT ${CODE.columns}, c."consumedAt" IS NOT NULL AS spent, ${GRANT.columns}, g."revokedAt" IS NOT NULL AS "grantRevoked"
   FROM "AuthorizationCode" c JOIN "OAuthGrant" g ON g.id = c."grantId"
   WHERE c."codeHash" = $1`;
 const SPEND_CODE_SQL = `UPDATE "AuthorizationCode" SET "consumedAt" = ${NOW} WHERE "codeHash" = $1 AND "consumedAt" IS NULL RETURNING id`;
 
 // A refresh token is usable while it is not spent, or spent within the reuse interval ($2 seconds).
 const REUSABLE = `(r."consumedAt" IS NULL OR r."consumedAt" > ${NOW} - $2::int * interval '1 second')`;
+const REFRESH = wireModel<StoredRefreshToken>()('RefreshToken', 'r', ['expiresAt', 'consumedAt', 'revokedAt', 'createdAt']).pick('id', 'grantId', 'scopes', 'expiresAt');
+type RefreshRow = RowOf<typeof REFRESH> & RowOf<typeof GRANT> & { usable: boolean; revoked: boolean };
 const REFRESH_SQL = `
-  SELECT r.id, r."grantId", r.scopes, ${iso('r."expiresAt"')} AS "expiresAt", ${REUSABLE} AS usable,
-         (r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked, g."applicationId", g."userId"
+  SELECT ${REFRESH.columns}, ${REUSABLE} AS usable, (r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked, ${GRANT.columns}
   FROM "RefreshToken" r JOIN "OAuthGrant" g ON g.id = r."grantId"
   WHERE r."tokenHash" = $1`;
 // Spent when its successor is issued; the first spending's time is kept, so retries do not stretch
@@ -221,18 +225,7 @@ export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
 
     // A code presented after it was spent revokes what it issued (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
     async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
-      const [row] = await database.sql<{
-        id: string;
-        grantId: string;
-        redirectUri: string;
-        scopes: string[];
-        codeChallenge: string;
-        expiresAt: string;
-        spent: boolean;
-        applicationId: string;
-        userId: string;
-        grantRevoked: boolean;
-      }>(CODE_SQL, [sha256(authorizationCode)]);
+      const [row] = await database.sql<CodeRow>(CODE_SQL, [sha256(authorizationCode)]);
       if (!row || row.grantRevoked) return null;
       if (row.spent) {
         await revokeGrant(database, row.grantId, 'code_reused');
@@ -288,16 +281,7 @@ export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
     // 2.1 §4.3.1); within it, it is a retry of the rotation and goes on (its client is checked next,
     // by the library).
     async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
-      const [row] = await database.sql<{
-        id: string;
-        grantId: string;
-        scopes: string[];
-        expiresAt: string;
-        usable: boolean;
-        revoked: boolean;
-        applicationId: string;
-        userId: string;
-      }>(REFRESH_SQL, [sha256(refreshToken), reuseSeconds]);
+      const [row] = await database.sql<RefreshRow>(REFRESH_SQL, [sha256(refreshToken), reuseSeconds]);
       if (!row || row.revoked) return null;
       if (!row.usable) {
         await revokeGrant(database, row.grantId, 'refresh_token_reused');
