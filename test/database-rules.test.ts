@@ -38,6 +38,13 @@ describe('writes', () => {
 describe('row types of driver statements', () => {
   const installation = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']);
 
+  it('name each model\'s DateTime fields once: every wire model is declared in kernel/db/wire-models.ts', async () => {
+    const elsewhere = (await sources(['subgraphs', 'facade'])).filter(({ file, text }) => !file.endsWith('kernel/db/wire-models.ts') && /\bwireModel</.test(text) && !file.endsWith('kernel/db/wire-rows.ts'));
+    expect(elsewhere.map(({ file }) => file)).toEqual([]);
+    const declared = (await sources(['subgraphs'])).find(({ file }) => file.endsWith('kernel/db/wire-models.ts'));
+    expect(declared?.text.match(/wireModel</g)?.length).toBeGreaterThan(5);
+  });
+
   it('take their columns from the datamodel: every scalar field, or those picked, DateTime ones as ISO text', () => {
     expect(installation.columns.match(/i\."\w+"/g)).toEqual(scalarFields('Installation').map((field) => `i."${field}"`));
     const picked = installation.pick('id', 'createdAt');

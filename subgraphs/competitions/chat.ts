@@ -8,10 +8,10 @@ import type { SubgraphContext } from '../kernel/context.ts';
 import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../kernel/change-log.ts';
 import { failWith, guardFailure } from '../kernel/db/guards.ts';
 import { NOW } from '../kernel/db/sql-fragments.ts';
-import type { ChatMessage, Installation } from '../kernel/db/generated/client.ts';
-import { wireModel, type RowOf } from '../kernel/db/wire-rows.ts';
+import { WIRE } from '../kernel/db/wire-models.ts';
+import type { RowOf } from '../kernel/db/wire-rows.ts';
 import { newId } from '../kernel/crypto.ts';
-import { installationFor } from '../kernel/authority.ts';
+import { installationFor, namedInstallation } from '../kernel/authority.ts';
 import { ApiError, forbidden, notFound } from '../kernel/errors.ts';
 import { expectedRevision, revisionMismatch } from '../kernel/preconditions.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
@@ -46,7 +46,7 @@ export interface ChatMessageView {
 }
 
 // A message's own columns, from the datamodel (wire-rows.ts); content is read apart (hidden once deleted).
-const MESSAGE = wireModel<ChatMessage>()('ChatMessage', 'm', ['createdAt', 'updatedAt']).pick(
+const MESSAGE = WIRE.chatMessage.pick(
   'id', 'matchId', 'type', 'actorType', 'actorId', 'replyToId', 'senderSide', 'visibility', 'deleted', 'revision', 'createdAt', 'updatedAt',
 );
 
@@ -78,8 +78,6 @@ const MESSAGES_PAGE_SQL = `
   LIMIT $5`;
 
 const MATCH_SQL = `SELECT m.id, m."eventId", e."organisationId" FROM "Match" m JOIN "Event" e ON e.id = m."eventId" WHERE m.id = $1`;
-const NAMED_INSTALLATION = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']).pick('applicationId', 'status', 'targetType', 'targetId');
-const INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
 
 function actorOf(row: MessageRow): ChatActor {
   if (row.actorType === 'application') return { type: 'application', applicationId: row.actorId ?? '' };
@@ -120,11 +118,7 @@ async function chatMatch(ctx: SubgraphContext, matchId: string, use: 'read' | 'w
   const [match] = await ctx.sql<ChatMatch>(MATCH_SQL, [matchId]);
   const named = ctx.scope.installationId?.trim();
   if (named) {
-    if (named.length > 128) throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: 'at most 128 characters' }]);
-    const [installation] = await ctx.sql<RowOf<typeof NAMED_INSTALLATION>>(INSTALLATION_SQL, [named]);
-    if (!installation || installation.applicationId !== authority.applicationId || installation.status !== 'active') {
-      throw forbidden('svc-installation-id is not an active installation of this application.', 'missing_installation');
-    }
+    const installation = await namedInstallation(ctx.sql, authority.applicationId, named);
     if (!match) throw notFound('The match');
     const covers = (installation.targetType === 'organisation' && installation.targetId === match.organisationId) || (installation.targetType === 'event' && installation.targetId === match.eventId);
     if (!covers) throw forbidden("svc-installation-id is not an installation on this match's event or organisation.", 'installation_mismatch');

@@ -3,9 +3,10 @@
 // (ctx.transaction). Everything else goes through Prisma's model API.
 // Timestamps are stored in UTC without a zone and read as ISO 8601 text, so no driver time zone applies.
 
-import type { Event, Match, Standing } from '../kernel/db/generated/client.ts';
+import type { Event, Match } from '../kernel/db/generated/client.ts';
 import { failWith } from '../kernel/db/guards.ts';
-import { wireModel, type RowOf, type WireRow } from '../kernel/db/wire-rows.ts';
+import { WIRE } from '../kernel/db/wire-models.ts';
+import type { RowOf, WireRow } from '../kernel/db/wire-rows.ts';
 import { NOW } from '../kernel/db/sql-fragments.ts';
 import { BRACKET_ORDER } from './tournament/types.ts';
 import type { ChangeType } from '../kernel/change-catalogue.ts';
@@ -34,7 +35,7 @@ function pageStatements<F extends Record<string, boolean>>(build: (filters: F, r
 export const LATEST_CHANGE_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
 
 /** An Event as driver statements read it (EVENT_COLUMNS), every scalar column, timestamps as ISO text. */
-const EVENT_WIRE = wireModel<Event>()('Event', 'e', ['startsAt', 'endsAt', 'completedAt', 'createdAt', 'updatedAt']);
+const EVENT_WIRE = WIRE.event;
 export type EventRow = WireRow<Event>;
 /** The Event model from its row, so that rows read here serve wherever Prisma's would. */
 export const toEvent = EVENT_WIRE.modelOf;
@@ -98,7 +99,7 @@ export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' 
  * match's round's.
  */
 // Every column of the Match model (the datamodel's, DateTime ones as ISO text): MatchRow's own part.
-const MATCH_WIRE = wireModel<Match>()('Match', 'm', ['scheduledAt', 'startedAt', 'completedAt', 'createdAt', 'updatedAt']);
+const MATCH_WIRE = WIRE.match;
 
 function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
   return `
@@ -519,7 +520,7 @@ const STORED_STANDING_COLUMNS = [
   'id', 'groupId', 'participantId', 'rank', 'seed', 'played', 'wins', 'draws', 'losses', 'points',
   'scoreFor', 'scoreAgainst', 'scoreDifference', 'adjustmentPoints', 'tiebreakers', 'qualified',
 ] as const;
-const STANDING_WIRE = wireModel<Standing>()('Standing', 's', []);
+const STANDING_WIRE = WIRE.standing;
 const STORED_STANDING = STANDING_WIRE.pick(...STORED_STANDING_COLUMNS);
 
 /** A standing as stored: its seed is null on standings entered by hand. */

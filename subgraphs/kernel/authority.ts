@@ -2,11 +2,11 @@
 // shared by every subgraph that takes part in it.
 import type { Db, SqlRunner } from './db/database.ts';
 import { sha256 } from './crypto.ts';
-import { forbidden, invalidToken } from './errors.ts';
+import { ApiError, forbidden, invalidToken } from './errors.ts';
 import { ROLE_PERMISSIONS, TEAM_ROLE_PERMISSIONS, type TargetType } from './scopes.ts';
 import type { InstallationRow, Loaders } from './loaders.ts';
-import type { AccessToken, Application } from './db/generated/client.ts';
-import { wireModel, type RowOf } from './db/wire-rows.ts';
+import { WIRE } from './db/wire-models.ts';
+import type { RowOf } from './db/wire-rows.ts';
 
 export type Actor = { type: 'application'; applicationId: string } | { type: 'user'; userId: string };
 
@@ -30,8 +30,8 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 // The token's and its application's columns, from the datamodel (wire-rows.ts).
-const TOKEN = wireModel<AccessToken>()('AccessToken', 't', ['expiresAt', 'revokedAt', 'createdAt']).pick('id', 'applicationId', 'actorType', 'userId', 'scopes');
-const TOKEN_APPLICATION = wireModel<Application>()('Application', 'a', ['createdAt']).pick('ownerType', 'ownerId');
+const TOKEN = WIRE.accessToken.pick('id', 'applicationId', 'actorType', 'userId', 'scopes');
+const TOKEN_APPLICATION = WIRE.application.pick('ownerType', 'ownerId');
 
 export type TokenRow = RowOf<typeof TOKEN> &
   RowOf<typeof TOKEN_APPLICATION> & {
@@ -153,4 +153,21 @@ export async function permissionsOn(
     }
   }
   return [...permissions].sort();
+}
+
+// The installation a caller names with svc-installation-id (chat, esports data).
+const NAMED_INSTALLATION = WIRE.installation.pick('applicationId', 'status', 'targetType', 'targetId');
+const NAMED_INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
+
+/**
+ * The installation that svc-installation-id names (`named`, trimmed): a 400 when it is too long, a 403
+ * missing_installation unless it is an active installation of the calling application.
+ */
+export async function namedInstallation(sql: SqlRunner, applicationId: string, named: string): Promise<RowOf<typeof NAMED_INSTALLATION>> {
+  if (named.length > 128) throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: 'at most 128 characters' }]);
+  const [installation] = await sql<RowOf<typeof NAMED_INSTALLATION>>(NAMED_INSTALLATION_SQL, [named]);
+  if (!installation || installation.applicationId !== applicationId || installation.status !== 'active') {
+    throw forbidden('svc-installation-id is not an active installation of this application.', 'missing_installation');
+  }
+  return installation;
 }

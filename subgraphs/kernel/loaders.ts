@@ -1,11 +1,11 @@
 // Per-request DataLoaders: every lookup by key in one tick becomes one query.
 import DataLoader from 'dataloader';
 import type { Db, SqlRunner } from './db/database.ts';
-import type { Installation } from './db/generated/client.ts';
-import { wireModel, type RowOf } from './db/wire-rows.ts';
+import { WIRE } from './db/wire-models.ts';
+import type { RowOf } from './db/wire-rows.ts';
 
 // An active installation as authority checks read it, its columns from the datamodel (wire-rows.ts).
-const INSTALLATION = wireModel<Installation>()('Installation', 'i', ['createdAt', 'revokedAt']).pick('id', 'applicationId', 'targetType', 'targetId', 'status', 'createdAt');
+const INSTALLATION = WIRE.installation.pick('id', 'applicationId', 'targetType', 'targetId', 'status', 'createdAt');
 export type InstallationRow = ReturnType<typeof INSTALLATION.modelOf>;
 
 function byId<T extends { id: string }>(fetch: (ids: string[]) => Promise<T[]>) {

@@ -14,8 +14,8 @@
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
 import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../kernel/crypto.ts';
-import type { Application, AuthorizationCode as StoredCode, OAuthGrant, RefreshToken as StoredRefreshToken } from '../../kernel/db/generated/client.ts';
-import { wireModel, type RowOf } from '../../kernel/db/wire-rows.ts';
+import { WIRE } from '../../kernel/db/wire-models.ts';
+import type { RowOf } from '../../kernel/db/wire-rows.ts';
 import { KNOWN_SCOPES } from '../../kernel/scopes.ts';
 import { setting } from '../../kernel/config.ts';
 import { NOW } from '../../kernel/db/sql-fragments.ts';
@@ -81,7 +81,7 @@ export async function revokeUserGrants(database: OAuthStore, userId: string, app
 }
 
 // The application's columns an OAuth client is made of, from the datamodel (wire-rows.ts).
-const CLIENT = wireModel<Application>()('Application', 'a', ['createdAt']).pick('id', 'name', 'clientSecretHash', 'grantedScopes', 'redirectUris');
+const CLIENT = WIRE.application.pick('id', 'name', 'clientSecretHash', 'grantedScopes', 'redirectUris');
 const CLIENT_SQL = `SELECT ${CLIENT.columns} FROM "Application" a WHERE a.id = $1`;
 type ClientRow = RowOf<typeof CLIENT>;
 
@@ -128,8 +128,8 @@ export function grantedScopes(client: Pick<OAuthClient, 'grantedScopes'>, reques
 }
 
 // The code's and its grant's columns, from the datamodel (wire-rows.ts), beside what is computed.
-const CODE = wireModel<StoredCode>()('AuthorizationCode', 'c', ['expiresAt', 'consumedAt', 'createdAt']).pick('id', 'grantId', 'redirectUri', 'scopes', 'codeChallenge', 'expiresAt');
-const GRANT = wireModel<OAuthGrant>()('OAuthGrant', 'g', ['createdAt', 'revokedAt']).pick('applicationId', 'userId');
+const CODE = WIRE.authorizationCode.pick('id', 'grantId', 'redirectUri', 'scopes', 'codeChallenge', 'expiresAt');
+const GRANT = WIRE.oauthGrant.pick('applicationId', 'userId');
 type CodeRow = RowOf<typeof CODE> & RowOf<typeof GRANT> & { spent: boolean; grantRevoked: boolean };
 const CODE_SQL = `
   SELECT ${CODE.columns}, c."consumedAt" IS NOT NULL AS spent, ${GRANT.columns}, g."revokedAt" IS NOT NULL AS "grantRevoked"
@@ -139,7 +139,7 @@ const SPEND_CODE_SQL = `UPDATE "AuthorizationCode" SET "consumedAt" = ${NOW} WHE
 
 // A refresh token is usable while it is not spent, or spent within the reuse interval ($2 seconds).
 const REUSABLE = `(r."consumedAt" IS NULL OR r."consumedAt" > ${NOW} - $2::int * interval '1 second')`;
-const REFRESH = wireModel<StoredRefreshToken>()('RefreshToken', 'r', ['expiresAt', 'consumedAt', 'revokedAt', 'createdAt']).pick('id', 'grantId', 'scopes', 'expiresAt');
+const REFRESH = WIRE.refreshToken.pick('id', 'grantId', 'scopes', 'expiresAt');
 type RefreshRow = RowOf<typeof REFRESH> & RowOf<typeof GRANT> & { usable: boolean; revoked: boolean };
 const REFRESH_SQL = `
   SELECT ${REFRESH.columns}, ${REUSABLE} AS usable, (r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked, ${GRANT.columns}
