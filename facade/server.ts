@@ -129,6 +129,9 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
     if (draining) ctx.set('Connection', 'close');
   });
   app.use(requestId);
+  // Tests that assert batching count a request's own statements (a database opened with countQueries).
+  const countingFor = db.countingFor?.bind(db);
+  if (countingFor) app.use((ctx, next) => countingFor(ctx.state.requestId as string, next));
   app.use(requestLogger(logger));
   app.use(metrics.middleware);
   app.use(errorHandler(logger));

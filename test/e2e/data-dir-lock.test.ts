@@ -202,35 +202,62 @@ describe('the PGlite directory lock', () => {
 });
 
 describe('the lock under contention', () => {
-  // Processes that only take the lock, hold it a while and say so: all start at once.
-  const contenders = (directory: string, count: number) => {
+  // Processes that only take the lock and say so, all started at once. A holder holds until every
+  // contender has said what it got (its stdin closes then): on a loaded machine the last may start
+  // seconds after the first, and must still find the lock held.
+  const contenders = async (directory: string, count: number) => {
     const script = `
       import { holdDataDir } from './subgraphs/kernel/db/data-dir-lock.ts';
       try {
         holdDataDir(process.argv[1]);
         console.log('held ' + process.pid);
-        setTimeout(() => process.exit(0), 3000);
+        process.stdin.resume();
+        process.stdin.on('end', () => process.exit(0));
       } catch (error) {
         console.log('refused ' + error.message);
         process.exit(1);
       }
     `;
-    return Promise.all(
-      Array.from({ length: count }, () => runToExit(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, directory], {}, { timeoutMs: 60_000 })),
+    const children = Array.from({ length: count }, () =>
+      spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, directory], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] }),
     );
+    const outcomes = children.map((child) => {
+      let output = '';
+      child.stdout.on('data', (data) => (output += data));
+      child.stderr.on('data', (data) => (output += data));
+      const said = new Promise<void>((resolve) => {
+        child.stdout.on('data', () => output.includes('\n') && resolve());
+        child.once('exit', () => resolve());
+      });
+      const exited = new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+      return { said, exited, output: () => output };
+    });
+    const timer = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 60_000);
+    try {
+      await Promise.all(outcomes.map((outcome) => outcome.said));
+      for (const child of children) child.stdin.end();
+      const codes = await Promise.all(outcomes.map((outcome) => outcome.exited));
+      return outcomes.map((outcome, index) => ({ code: codes[index], output: outcome.output() }));
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   it.each([
-    ['no lock', false],
-    ['a stale lock', true],
-  ] as const)('with %s, of eight processes at once exactly one holds the directory and the others name it', async (_name, stale) => {
+    ['no lock', false, false],
+    ['a stale lock', true, false],
+    ['a stale lock and the takeover guard of a process that died taking it over', true, true],
+  ] as const)('with %s, of eight processes at once exactly one holds the directory and the others name it', async (_name, stale, deadGuard) => {
     const directory = await mkdtemp(path.join(tmpdir(), 'contended-'));
     try {
       if (stale) await writeFile(path.join(directory, LOCK_FILE), JSON.stringify({ dir: realpathSync(directory), pid: 2 ** 22 + 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
+      // Judged by whether the process it names runs, not by its age: this one is a second old.
+      if (deadGuard) await writeFile(path.join(directory, `${LOCK_FILE}.takeover`), JSON.stringify({ pid: 2 ** 22 + 2, processStart: null }));
       const results = await contenders(directory, 8);
       const held = results.filter((result) => result.output.startsWith('held '));
       expect(held, results.map((result) => result.output).join('')).toHaveLength(1);
       const holder = Number(held[0].output.split(' ')[1]);
+      expect(held[0].code).toBe(0);
       for (const result of results.filter((other) => other !== held[0])) {
         expect(result.code).toBe(1);
         expect(result.output).toContain(`is in use by process ${holder} (node `);

@@ -12,7 +12,8 @@
 //   time as the kernel reports it (/proc/<pid>/stat, else `ps`): a lock whose pid no longer runs, or
 //   now belongs to another program (pid reuse after a crash or a reboot), or that was copied with the
 //   files of another directory, is stale and taken over. Two processes taking over the same stale lock
-//   are serialised by a second, short-lived file (`….takeover`).
+//   are serialised by a second, short-lived file (`….takeover`) naming its holder, and each replaces
+//   the lock only if it is still the very text it judged stale.
 // - A process holds the lock while any of its databases on the directory is open, and always until it
 //   exits (an 'exit' hook removes it; after a SIGKILL it is stale and the next process takes it over).
 // - npm start hands the directory to a migration child process and takes it back: it keeps holding the
@@ -113,8 +114,11 @@ function acquire(dir: string): Held {
   };
   for (let attempt = 0; attempt < 100; attempt++) {
     if (create(lockPath, mine)) return { dir, lockPath, count: 0, owned: true, token: mine.token };
-    const found = read(lockPath);
-    if (found === 'missing') continue;
+    // The text judged is the text a takeover may replace: never a lock read again later, which another
+    // process may have taken over meanwhile.
+    const raw = rawOf(lockPath);
+    if (raw === null) continue;
+    const found = parse(raw);
     if (found !== 'unreadable') {
       // Our parent's lock, handed to us for its migration step.
       if (inherited && found.token === inherited && found.pid === process.ppid) return { dir, lockPath, count: 0, owned: false, token: found.token };
@@ -124,7 +128,7 @@ function acquire(dir: string): Held {
       pause(20);
       continue;
     }
-    if (takeOver(lockPath, mine)) return { dir, lockPath, count: 0, owned: true, token: mine.token };
+    if (takeOver(lockPath, raw, mine)) return { dir, lockPath, count: 0, owned: true, token: mine.token };
     pause(20);
   }
   throw new StartupError(`Could not lock the embedded database in ${dir}: its lock file ${lockPath} keeps changing; is another process starting on it?`);
@@ -165,16 +169,14 @@ function create(lockPath: string, content: LockContent): boolean {
 }
 
 function read(lockPath: string): LockContent | 'missing' | 'unreadable' {
-  let text: string;
-  try {
-    text = readFileSync(lockPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw error;
-  }
+  const raw = rawOf(lockPath);
+  return raw === null ? 'missing' : parse(raw);
+}
+
+function parse(text: string): LockContent | 'unreadable' {
   try {
     const parsed = JSON.parse(text) as LockContent;
-    return Number.isInteger(parsed.pid) && parsed.pid > 0 ? parsed : 'unreadable';
+    return Number.isInteger(parsed?.pid) && parsed.pid > 0 ? parsed : 'unreadable';
   } catch {
     return 'unreadable';
   }
@@ -189,31 +191,52 @@ const rawOf = (lockPath: string) => {
 };
 
 /**
- * Replaces a stale lock. Only one process at a time may do it (the `.takeover` file): it checks under
- * that guard that the lock is still the stale one it judged, so it never removes a lock another
- * process has just taken. A guard left by a process that died within it is old after a second.
+ * Replaces the stale lock `stale` (the text that was judged). Only one process at a time may do it
+ * (the `.takeover` guard, which names its holder): under the guard it checks that the lock is still
+ * that text, so it never removes a lock another process has just taken. A guard is only removed when
+ * the process it names no longer runs (it died within it), never for being slow: on a loaded machine
+ * a live holder may wait seconds between two system calls.
  */
-function takeOver(lockPath: string, mine: LockContent): boolean {
+function takeOver(lockPath: string, stale: string, mine: LockContent): boolean {
   const guard = `${lockPath}.takeover`;
-  const stale = rawOf(lockPath);
+  const guardText = JSON.stringify({ pid: mine.pid, processStart: mine.processStart });
   try {
-    writeFileSync(guard, String(process.pid), { flag: 'wx' });
+    writeFileSync(guard, guardText, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (ageMs(guard) > 1_000) removeFile(guard);
+    removeDeadGuard(guard);
     return false;
   }
   try {
     if (rawOf(lockPath) !== stale) return false;
-    if (stale !== null) removeFile(lockPath);
+    removeFile(lockPath);
     return create(lockPath, mine);
   } finally {
     removeFile(guard);
   }
 }
 
+function removeDeadGuard(guard: string): void {
+  const text = rawOf(guard);
+  if (text === null) return;
+  const holder = guardHolder(text);
+  // A guard of an earlier version (a bare pid), or half-written, is judged by its age alone.
+  const dead = holder ? !isRunning(holder) : ageMs(guard) > 10_000;
+  // The same guard still: not one another process has just created in its place.
+  if (dead && rawOf(guard) === text) removeFile(guard);
+}
+
+function guardHolder(text: string): Pick<LockContent, 'pid' | 'processStart'> | null {
+  try {
+    const { pid, processStart } = JSON.parse(text) as Partial<LockContent>;
+    return Number.isInteger(pid) && (pid as number) > 0 ? { pid: pid as number, processStart: typeof processStart === 'string' ? processStart : null } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the lock's holder still runs: its pid is alive and is the same process (same start time). */
-function isRunning(holder: LockContent): boolean {
+function isRunning(holder: Pick<LockContent, 'pid' | 'processStart'>): boolean {
   // This process's own locks are in `held`: one naming our pid was left by an earlier process that had
   // it (containers start their programs with the same small pids every time).
   if (holder.pid === process.pid) return false;

@@ -11,6 +11,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from './generated/client.ts';
 import { holdDataDir } from './data-dir-lock.ts';
 import { setting } from '../config.ts';
+import { QueryCounter } from './query-counter.ts';
 
 export type Db = PrismaClient;
 
@@ -36,8 +37,13 @@ export interface Database {
   listen(channel: string, notify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   describe: string;
-  /** SQL statements Prisma has sent so far (counted only when opened with countQueries). */
-  queryCount(): number;
+  /**
+   * SQL statements sent so far, or those one request's work sent (by its x-request-id); counted only
+   * when opened with countQueries.
+   */
+  queryCount(requestId?: string): number;
+  /** With countQueries: runs a request's handling so that its statements are counted for it. */
+  countingFor?<T>(requestId: string, work: () => T): T;
 }
 
 /** What a writer outside a request needs: Prisma for its cold reads, pipelined statements for its transaction. */
@@ -61,17 +67,15 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
 }
 
-type Counter = { count: number };
-
 // Wraps a driver adapter so that every statement it runs, in or out of a transaction, is counted.
-function counting<T extends object>(target: T, counter: Counter): T {
+function counting<T extends object>(target: T, counter: QueryCounter): T {
   return new Proxy(target, {
     get(object, name, receiver) {
       const value = Reflect.get(object, name, receiver);
       if (typeof value !== 'function') return value;
       if (name === 'queryRaw' || name === 'executeRaw') {
         return (...args: unknown[]) => {
-          counter.count++;
+          counter.add();
           return value.apply(object, args);
         };
       }
@@ -106,7 +110,7 @@ function statementName(query: { sql: string }): string {
 
 export function openDatabase(options: DatabaseOptions = {}): Database {
   const url = options.url ?? setting('DATABASE_URL');
-  const counter: Counter | undefined = options.countQueries ? { count: 0 } : undefined;
+  const counter: QueryCounter | undefined = options.countQueries ? new QueryCounter() : undefined;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize, counter);
   return openPglite(options.dataDir ?? pgliteDataDir(), counter, options.loadDataDir);
 }
@@ -119,7 +123,7 @@ function connectTimeoutMs(): number {
 /** Where the embedded database lives: PGLITE_DATA_DIR, else ./data/pglite. */
 export const pgliteDataDir = () => setting('PGLITE_DATA_DIR') ?? path.resolve('data/pglite');
 
-function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), counter?: Counter): Database {
+function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), counter?: QueryCounter): Database {
   // Pipelined connections: a transaction's statements go out together (see transaction below); a
   // single query, Prisma's included, behaves as on any connection.
   // A connection is waited for at most DATABASE_CONNECT_TIMEOUT_MS (a server that does not answer, or
@@ -150,11 +154,11 @@ function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), cou
     adapterFactory: migrationFactory,
     describe: url.replace(/\/\/[^@]*@/, '//***@'),
     sql: async <T>(text: string, params: unknown[]) => {
-      if (counter) counter.count++;
+      counter?.add();
       return (await pool.query({ name: statementName({ sql: text }), text, values: params })).rows as T[];
     },
     async transaction(statements) {
-      if (counter) counter.count += statements.length + 2;
+      counter?.add(statements.length + 2);
       const client = await pool.connect();
       let broken: Error | undefined;
       // A connection lost while checked out is reported on the client as well as to the statements in
@@ -182,7 +186,8 @@ function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), cou
         client.release(broken);
       }
     },
-    queryCount: () => counter?.count ?? 0,
+    queryCount: (requestId) => (counter ? (requestId === undefined ? counter.total : counter.of(requestId)) : 0),
+    ...(counter ? { countingFor: <T>(requestId: string, work: () => T) => counter.within(requestId, work) } : {}),
     query: (sql, params) => pool.query(sql, params as unknown[]),
     async close() {
       await listener.close();
@@ -192,7 +197,7 @@ function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), cou
   };
 }
 
-function openPglite(dataDir: string, counter?: Counter, loadDataDir?: Blob): Database {
+function openPglite(dataDir: string, counter?: QueryCounter, loadDataDir?: Blob): Database {
   const inMemory = dataDir.startsWith('memory://');
   // One process at a time on a directory (data-dir-lock.ts): a second one refuses here, before PGlite
   // has touched a file.
@@ -222,16 +227,17 @@ function openPglite(dataDir: string, counter?: Counter, loadDataDir?: Blob): Dat
         if (!client.closed) await unlisten();
       };
     },
-    queryCount: () => counter?.count ?? 0,
+    queryCount: (requestId) => (counter ? (requestId === undefined ? counter.total : counter.of(requestId)) : 0),
+    ...(counter ? { countingFor: <T>(requestId: string, work: () => T) => counter.within(requestId, work) } : {}),
     prisma,
     adapterFactory: migrationFactory,
     describe: inMemory ? 'PGlite (in memory)' : `PGlite (${dataDir})`,
     sql: async <T>(text: string, params: unknown[]) => {
-      if (counter) counter.count++;
+      counter?.add();
       return (await client.query(text, params)).rows as T[];
     },
     async transaction(statements) {
-      if (counter) counter.count += statements.length + 2;
+      counter?.add(statements.length + 2);
       // One session in process: its transaction() holds it exclusively, statements run one by one.
       return client.transaction(async (tx) => {
         const rows: Record<string, unknown>[][] = [];
