@@ -115,7 +115,13 @@ export async function readBody(ctx: Context, type: BodyType): Promise<unknown> {
     if (count(bytes, AMPERSAND) >= MAX_REQUEST_VALUES) {
       throw new ApiError('validation_failed', `The request body holds more than ${MAX_REQUEST_VALUES} values.`, [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }]);
     }
-    return Object.fromEntries(new URLSearchParams(bytes.toString('utf8')));
+    // A parameter sent twice is refused, not resolved to one of its values (RFC 6749 section 3.1).
+    const form = new Map<string, string>();
+    for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
+      if (form.has(name)) throw new ApiError('validation_failed', `The request body repeats ${name.slice(0, 100)}: send each parameter once.`, [{ field: name.slice(0, 100), issue: 'repeated' }]);
+      form.set(name, value);
+    }
+    return Object.fromEntries(form);
   }
   const issue = jsonShapeIssue(bytes);
   if (issue) throw new ApiError('validation_failed', `The request body ${issue}.`, [{ field: 'body', issue }]);

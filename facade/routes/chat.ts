@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { chatMessageView as chatMessageSchema } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { cursorParam, idParam, installationHeader, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
 const TAG = 'Match chat';
 
@@ -14,15 +14,11 @@ const MESSAGE = selectionOf(chatMessageSchema.omit({ actor: true })).replace(
   'type actor { ... on ChatUserActor { type userId } ... on ChatApplicationActor { type applicationId } ... on ChatSystemActor { type } ... on ChatModeratorActor { type userId } } content',
 );
 
-const installationHeader = z
-  .string()
-  .max(200)
-  .optional()
-  .describe("Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.");
-const readHeaders = z.object({ 'svc-installation-id': installationHeader, 'x-request-id': requestIdHeader });
+const installation = installationHeader("Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.");
+const readHeaders = z.object({ 'svc-installation-id': installation, 'x-request-id': requestIdHeader });
 const writeHeaders = z.object({
   'if-match': z.string().max(200).optional().describe('Required: the message revision as a strong ETag, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412.'),
-  'svc-installation-id': installationHeader,
+  'svc-installation-id': installation,
   'x-request-id': requestIdHeader,
 });
 const reactionPath = z.object({

@@ -2,13 +2,17 @@
 import { z } from 'zod';
 import { matchesIfNoneMatch } from '../../subgraphs/kernel/conditional-reads.ts';
 import { etagOf } from '../../subgraphs/kernel/preconditions.ts';
+import { INSTALLATION_ID_MAX_LENGTH } from '../../subgraphs/kernel/authority.ts';
 import type { RouteInput } from './table.ts';
 
+// Never a reason to refuse a request: one that does not fit the rule is replaced (http/request-id.ts).
 export const requestIdHeader = z
   .string()
-  .regex(/^[A-Za-z0-9._:-]{1,128}$/)
   .optional()
-  .describe('Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated.');
+  .describe('Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it.');
+
+/** svc-installation-id: whether it is required, and what it must name, the subgraph judges (the same for REST and GraphQL). */
+export const installationHeader = (description: string) => z.string().max(INSTALLATION_ID_MAX_LENGTH).optional().describe(description);
 
 export const errorBody = z
   .object({

@@ -4,11 +4,11 @@ import { prepareOperation } from '../graphql/operations.ts';
 import { METRICS } from '../../subgraphs/esports/vocabulary.ts';
 import { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsMatchStatisticsView, esportsMatchView, esportsStageView, usageReportView } from '../../subgraphs/esports/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
-import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
+import { cursorParam, idParam, installationHeader, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 
 const esportsHeaders = z.object({
   // Presence is checked by the subgraph, so that REST and GraphQL answer the same 400.
-  'svc-installation-id': z.string().max(200).optional().describe('Required: an active installation of your application (for example ins_demo_org).'),
+  'svc-installation-id': installationHeader('Required: an active installation of your application (for example ins_demo_org).'),
   'x-request-id': requestIdHeader,
 });
 const METERING = 'Metered: one esports_calls unit per successful call, none for a failed one. Needs the header svc-installation-id (an active installation of the calling application; missing → 400, not yours or inactive → 403) and the esports_data entitlement of the application owner (403 missing_entitlement).';

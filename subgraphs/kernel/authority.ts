@@ -156,6 +156,8 @@ export async function permissionsOn(
 }
 
 // The installation a caller names with svc-installation-id (chat, esports data).
+/** The longest svc-installation-id read: REST's header schema and GraphQL's context share it. */
+export const INSTALLATION_ID_MAX_LENGTH = 128;
 const NAMED_INSTALLATION = WIRE.installation.pick('applicationId', 'status', 'targetType', 'targetId');
 const NAMED_INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
 
@@ -164,7 +166,7 @@ const NAMED_INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Insta
  * missing_installation unless it is an active installation of the calling application.
  */
 export async function namedInstallation(sql: SqlRunner, applicationId: string, named: string): Promise<RowOf<typeof NAMED_INSTALLATION>> {
-  if (named.length > 128) throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: 'at most 128 characters' }]);
+  if (named.length > INSTALLATION_ID_MAX_LENGTH) throw new ApiError('validation_failed', 'svc-installation-id is too long.', [{ field: 'svc-installation-id', issue: `at most ${INSTALLATION_ID_MAX_LENGTH} characters` }]);
   const [installation] = await sql<RowOf<typeof NAMED_INSTALLATION>>(NAMED_INSTALLATION_SQL, [named]);
   if (!installation || installation.applicationId !== applicationId || installation.status !== 'active') {
     throw forbidden('svc-installation-id is not an active installation of this application.', 'missing_installation');

@@ -135,4 +135,16 @@ describe('the same data in GraphQL', () => {
     const denied = await graphql('{ esportsEvents { data { id } } }', 'ins_nope');
     expect(denied.errors[0].extensions.code).toBe('forbidden');
   });
+
+  it('reads svc-installation-id up to 128 characters, in REST and GraphQL alike', async () => {
+    // 128: read, and not an installation (403); 129: too long (400), the same on both.
+    expect((await esports('/api/v2/esports/matches/esm_final', 'x'.repeat(128))).status).toBe(403);
+    expect((await graphql('{ esportsEvents { data { id } } }', 'x'.repeat(128))).errors[0].extensions.code).toBe('forbidden');
+    const rest = await esports('/api/v2/esports/matches/esm_final', 'x'.repeat(129));
+    expect(rest.status).toBe(400);
+    expect(rest.body.error.details[0].field).toBe('svc-installation-id');
+    const viaGraphql = await graphql('{ esportsEvents { data { id } } }', 'x'.repeat(129));
+    expect(viaGraphql.errors[0].extensions.code).toBe('validation_failed');
+    expect(viaGraphql.errors[0].extensions.details[0].field).toBe('svc-installation-id');
+  });
 });

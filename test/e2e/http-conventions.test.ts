@@ -56,6 +56,21 @@ describe('request ids', () => {
       expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     }
   });
+
+  it('replaces an invalid one on API routes too, reads and writes, and answers as without it', async () => {
+    for (const bad of ['has space', 'x'.repeat(129), 'semi;colon', '']) {
+      const read = await fetch(`${server.url}/api/v2/events/evt_open`, { headers: { ...bearer('demo-token-app'), 'x-request-id': bad } });
+      expect(read.status, await read.clone().text()).toBe(200);
+      expect(read.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+      const context = await fetch(`${server.url}/api/v2/auth/context`, { headers: { ...bearer('demo-token-app'), 'x-request-id': bad } });
+      expect(context.status).toBe(200);
+      expect((await context.json()).data.requestId).toBe(context.headers.get('x-request-id'));
+      // A write refused for another reason names that reason, not the request id.
+      const write = await fetch(`${server.url}/api/v2/events/evt_open/stages`, { method: 'POST', headers: { ...bearer('demo-token-app'), 'x-request-id': bad, 'content-type': 'application/json' }, body: '{}' });
+      const error = await expectJsonError(write, 400, 'validation_failed');
+      expect(JSON.stringify(error.details)).not.toContain('x-request-id');
+    }
+  });
 });
 
 describe('bad requests answer JSON 4xx, never 500 or HTML', () => {

@@ -104,6 +104,19 @@ describe('client credentials', () => {
     expect((await response.json()).error).toBe('invalid_request');
   });
 
+  it('refuses a parameter sent twice (RFC 6749 section 3.1) instead of picking one of its values', async () => {
+    const basic = { authorization: `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}` };
+    for (const body of ['grant_type=client_credentials&scope=event:manage&scope=broadcast:manage', 'grant_type=client_credentials&grant_type=client_credentials', 'client_id=app_demo&client_secret=demo-app-secret&grant_type=client_credentials&client_secret=other']) {
+      const response = await formPost(body, body.includes('client_id') ? {} : basic);
+      expect(response.status, body).toBe(400);
+      const error = await response.json();
+      expect(error.error).toBe('invalid_request');
+      expect(error.error_description).toMatch(/repeats (scope|grant_type|client_secret)/);
+    }
+    // Sent once each, the same parameters are a token.
+    expect((await formPost('grant_type=client_credentials&scope=event:manage', basic)).status).toBe(200);
+  });
+
   it('is available as a GraphQL mutation too', async () => {
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',

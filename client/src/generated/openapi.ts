@@ -3175,7 +3175,7 @@ export interface operations {
                 targetId?: string;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -3306,7 +3306,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -3444,7 +3444,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -3624,7 +3624,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -3788,7 +3788,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -3948,7 +3948,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4108,7 +4108,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4248,7 +4248,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4407,7 +4407,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4568,7 +4568,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4735,7 +4735,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -4903,7 +4903,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5063,7 +5063,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5229,7 +5229,7 @@ export interface operations {
             };
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5345,7 +5345,7 @@ export interface operations {
             header: {
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5486,7 +5486,7 @@ export interface operations {
             query?: never;
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5622,7 +5622,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5782,7 +5782,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -5938,7 +5938,7 @@ export interface operations {
             header: {
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6060,7 +6060,7 @@ export interface operations {
             header: {
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6182,7 +6182,7 @@ export interface operations {
             header: {
                 /** @description Required: the current event revision as a strong ETag in double quotes, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6347,7 +6347,7 @@ export interface operations {
                 "if-match": string;
                 /** @description Your unique key for this write; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6493,7 +6493,7 @@ export interface operations {
             };
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6607,7 +6607,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6695,7 +6695,7 @@ export interface operations {
             query?: never;
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6816,7 +6816,7 @@ export interface operations {
             };
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -6940,7 +6940,7 @@ export interface operations {
             };
             header?: {
                 "if-none-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7066,7 +7066,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7236,7 +7236,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7408,7 +7408,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7583,7 +7583,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -7696,7 +7696,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7812,7 +7812,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -7923,7 +7923,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8037,7 +8037,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8147,7 +8147,7 @@ export interface operations {
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8265,7 +8265,7 @@ export interface operations {
                 to?: string;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8395,7 +8395,7 @@ export interface operations {
                 targetType?: "user" | "team" | "organisation" | "event";
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8532,7 +8532,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -8645,7 +8645,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8750,7 +8750,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -8843,7 +8843,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -8977,7 +8977,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9132,7 +9132,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9263,7 +9263,7 @@ export interface operations {
             header?: {
                 /** @description Optional: the endpoint revision as a strong ETag, e.g. "2". stale, weak or * → 412. */
                 "if-match"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9389,7 +9389,7 @@ export interface operations {
             header: {
                 /** @description Required: the endpoint revision as a strong ETag, e.g. "2". Missing → 428; stale, weak or * → 412. */
                 "if-match": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9547,7 +9547,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9686,7 +9686,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9822,7 +9822,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -9955,7 +9955,7 @@ export interface operations {
                 eventType?: string;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10087,7 +10087,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10219,7 +10219,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10355,7 +10355,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10500,7 +10500,7 @@ export interface operations {
                 status?: "pending" | "accepted" | "declined" | "cancelled" | "expired";
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10634,7 +10634,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10785,7 +10785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -10916,7 +10916,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11058,7 +11058,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11200,7 +11200,7 @@ export interface operations {
             header: {
                 /** @description Required: your unique key for this request; a retry with it replays the first result (24 h). */
                 "idempotency-key": string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11345,7 +11345,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11462,7 +11462,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11584,7 +11584,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11726,7 +11726,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11852,7 +11852,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -11979,7 +11979,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -12122,7 +12122,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -12246,7 +12246,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -12342,7 +12342,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
@@ -12460,7 +12460,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -12574,7 +12574,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -12723,7 +12723,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -12882,7 +12882,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13043,7 +13043,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13177,7 +13177,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13314,7 +13314,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13450,7 +13450,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13590,7 +13590,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13734,7 +13734,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -13874,7 +13874,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14010,7 +14010,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14141,7 +14141,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14276,7 +14276,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14418,7 +14418,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14560,7 +14560,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14738,7 +14738,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -14919,7 +14919,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
                 "if-none-match"?: string;
             };
@@ -15068,7 +15068,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path: {
@@ -15189,7 +15189,7 @@ export interface operations {
             header?: {
                 /** @description Required: the organisation API key. */
                 "x-api-key"?: string;
-                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -); echoed in x-request-id, else one is generated. */
+                /** @description Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it. */
                 "x-request-id"?: string;
             };
             path?: never;
