@@ -35,11 +35,10 @@ function pageStatements<F extends Record<string, boolean>>(build: (filters: F, r
 export const LATEST_CHANGE_SQL = `SELECT max(sequence)::text AS sequence FROM "ChangeLog" WHERE "organisationId" = $1`;
 
 /** An Event as driver statements read it (EVENT_COLUMNS), every scalar column, timestamps as ISO text. */
-const EVENT_WIRE = WIRE.event;
 export type EventRow = WireRow<Event>;
 /** The Event model from its row, so that rows read here serve wherever Prisma's would. */
-export const toEvent = EVENT_WIRE.modelOf;
-const EVENT_COLUMNS = EVENT_WIRE.columns;
+export const toEvent = WIRE.event.modelOf;
+const EVENT_COLUMNS = WIRE.event.columns;
 
 /**
  * A page of an organisation's events in creation order: $1 organisation, then the filters given and
@@ -96,14 +95,12 @@ export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' 
 /**
  * The SELECT of a match as MatchRow reads it, with `columns` selected after MatchRow's and `joins`
  * after its own (aliases other than m, pa, ta, pb, tb, r). The round number and bracket are the
- * match's round's.
+ * match's round's. MatchRow's own part is every column of the Match model (WIRE.match: DateTime
+ * ones as ISO text).
  */
-// Every column of the Match model (the datamodel's, DateTime ones as ISO text): MatchRow's own part.
-const MATCH_WIRE = WIRE.match;
-
 function matchSelect({ columns = [], joins = [] }: { columns?: string[]; joins?: string[] } = {}): string {
   return `
-  SELECT ${MATCH_WIRE.columns},
+  SELECT ${WIRE.match.columns},
          pa."teamId" AS "teamAId", ta.name AS "teamAName", ta."logoUrl" AS "teamALogoUrl",
          pb."teamId" AS "teamBId", tb.name AS "teamBName", tb."logoUrl" AS "teamBLogoUrl",
          COALESCE((SELECT json_agg(json_build_object('position', mm.position, 'mapId', mm."mapId", 'mapName', COALESCE(mp.name, mm."mapId"),
@@ -352,7 +349,7 @@ export const REPORT_MATCH_SQL = `
   WHERE id = $1`;
 
 /** A generated match as progression reads it (tournament/progression.ts). */
-const BRACKET_MATCH = MATCH_WIRE.pick(
+const BRACKET_MATCH = WIRE.match.pick(
   'id', 'status', 'isFreeWin', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'winnerToMatchId', 'winnerToSlot', 'loserToMatchId', 'loserToSlot',
 );
 export type BracketMatchRow = RowOf<typeof BRACKET_MATCH> & { bracket: string | null; roundNumber: number | null };
@@ -488,8 +485,8 @@ export const SET_EVENT_STATE_SQL = `
 
 // ── standings (stage-standings.ts) ───────────────────────────────────────────
 /** A match of a stage as its standings read it: the result, and where it sits in a bracket. */
-const STANDINGS_MATCH = MATCH_WIRE.pick('id', 'groupId', 'status', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'isFreeWin', 'opponents');
-const STANDINGS_MATCH_PLACE = MATCH_WIRE.pick('winnerToMatchId', 'loserToMatchId');
+const STANDINGS_MATCH = WIRE.match.pick('id', 'groupId', 'status', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'isFreeWin', 'opponents');
+const STANDINGS_MATCH_PLACE = WIRE.match.pick('winnerToMatchId', 'loserToMatchId');
 export type StandingsMatchRow = Omit<RowOf<typeof STANDINGS_MATCH>, 'opponents'> & {
   opponents: MatchRow['opponents'];
 } & /** Absent where STANDINGS_MATCHES_SQL.resultsOnly read the row (formats without brackets or rounds). */ Partial<
@@ -520,8 +517,7 @@ const STORED_STANDING_COLUMNS = [
   'id', 'groupId', 'participantId', 'rank', 'seed', 'played', 'wins', 'draws', 'losses', 'points',
   'scoreFor', 'scoreAgainst', 'scoreDifference', 'adjustmentPoints', 'tiebreakers', 'qualified',
 ] as const;
-const STANDING_WIRE = WIRE.standing;
-const STORED_STANDING = STANDING_WIRE.pick(...STORED_STANDING_COLUMNS);
+const STORED_STANDING = WIRE.standing.pick(...STORED_STANDING_COLUMNS);
 
 /** A standing as stored: its seed is null on standings entered by hand. */
 export type StoredStandingRow = Omit<RowOf<typeof STORED_STANDING>, 'tiebreakers'> & {
@@ -591,7 +587,7 @@ export type StandingReadRow = StoredStandingRow &
     teamName: string;
     teamLogoUrl: string | null;
   };
-const STANDING_READ = STANDING_WIRE.pick('eventId', 'stageId');
+const STANDING_READ = WIRE.standing.pick('eventId', 'stageId');
 
 /** The keyset order of standings: stage (by position), group position, rank, seed (ties), participant. */
 const STANDING_ORDER_KEY = `st.position, s."stageId", COALESCE(g.position, 0), s.rank, COALESCE(s.seed, 0), s."participantId"`;
