@@ -5,15 +5,15 @@
 // its migration child; a lock left by a killed server, or naming a pid that now belongs to another
 // program, is taken over. About PGlite alone, so it runs on a PGlite directory on both passes.
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoServerLeft, isAlive, root, runToExit, saidLines, startServerProcess, waitUntilGone, type ServerProcess } from '../support/processes.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { LOCK_FILE, processStartOf } from '../../subgraphs/kernel/db/data-dir-lock.ts';
+import { LOCK_FILE, processStartOf, RENEWAL_MS } from '../../subgraphs/kernel/db/data-dir-lock.ts';
 
 let dir: string;
 let dataDir: string;
@@ -46,6 +46,12 @@ async function addStage(base: string, name: string): Promise<{ revision: number 
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return { revision: created.body.data.revision };
 }
+
+/** What a lock records of its directory: its device and inode. */
+const directoryId = (dir: string) => {
+  const stats = statSync(dir);
+  return `${stats.dev}:${stats.ino}`;
+};
 
 const lockHolder = async () => JSON.parse(await readFile(lockPath, 'utf8')) as { pid: number; command: string; processStart: string | null; token: string };
 
@@ -122,6 +128,11 @@ describe('the PGlite directory lock', () => {
     await addStage(base, 'Written after');
     expect((await call(base, '/api/v2/auth/context')).body.data.applicationId).toBe('app_demo');
     expect((await lockHolder()).pid).toBe(server!.pid);
+
+    // The holder renews its lock (a process of another host sharing the volume sees it held).
+    const renewedBefore = statSync(lockPath).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, RENEWAL_MS * 2 + 500));
+    expect(statSync(lockPath).mtimeMs).toBeGreaterThan(renewedBefore);
   }, 240_000);
 
   it('is gone when the server stops, and the directory opens with everything the server wrote', async () => {
@@ -159,44 +170,98 @@ describe('the PGlite directory lock', () => {
   it('takes over a lock whose pid now belongs to another program, and respects one whose holder still runs', async () => {
     // A live process that is not the holder the lock names (its start time differs): the pid was reused.
     const realDir = realpathSync(dataDir);
+    const here = hostname();
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       await new Promise((resolve) => other.once('spawn', resolve));
       const pid = other.pid!;
-      const lock = (processStart: string | null, lockedDir = realDir) =>
-        writeFile(lockPath, JSON.stringify({ dir: lockedDir, pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart, host: 'elsewhere', token: 'old' }));
+      const lock = (processStart: string | null, where: { dir?: string; dirId?: string } = { dir: realDir, dirId: directoryId(realDir) }, host = here) =>
+        writeFile(lockPath, JSON.stringify({ ...where, pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart, host, token: 'old' }));
       const migrate = () => runToExit('node', ['node_modules/.cache/esports-platform/migrate.mjs'], env, { timeoutMs: 120_000 });
+      const refusedBy = async (pattern: RegExp) => {
+        const refused = await migrate();
+        expect(refused.code, refused.output).toBe(1);
+        expect(saidLines(refused.output)).toEqual([expect.stringMatching(pattern)]);
+      };
+      const takenOver = async () => {
+        const taken = await migrate();
+        expect(taken.code, taken.output).toBe(0);
+        expect(taken.output).toContain('is up to date');
+        expect(await readdir(dataDir)).not.toContain(LOCK_FILE);
+      };
 
       // Its real start time: that process is the holder, and it is alive.
       expect(processStartOf(pid)).not.toBeNull();
       await lock(processStartOf(pid));
-      const refused = await migrate();
-      expect(refused.code, refused.output).toBe(1);
-      expect(saidLines(refused.output)).toEqual([expect.stringMatching(new RegExp(`in use by process ${pid} on elsewhere \\(npm start, since 2026-01-01T00:00:00.000Z\\)`))]);
+      await refusedBy(new RegExp(`in use by process ${pid} \\(npm start, since 2026-01-01T00:00:00.000Z\\)`));
       expect(isAlive(pid)).toBe(true);
+
+      // The same directory under another path (renamed since, or a bind mount): its device and inode tell.
+      await lock(processStartOf(pid), { dir: '/where/it/was/before/pglite', dirId: directoryId(realDir) });
+      await refusedBy(new RegExp(`in use by process ${pid} \\(npm start`));
 
       // Another start time: the pid was reused, the lock is stale.
       await lock('proc:1');
-      const taken = await migrate();
-      expect(taken.code, taken.output).toBe(0);
-      expect(taken.output).toContain('is up to date');
-      expect(existsSync(lockPath)).toBe(false);
+      await takenOver();
 
       // The live holder's lock, but of another directory: copied along with its files, it locks nothing here.
-      await lock(processStartOf(pid), '/somewhere/else/pglite');
-      const copied = await migrate();
-      expect(copied.code, copied.output).toBe(0);
-      expect(existsSync(lockPath)).toBe(false);
+      await lock(processStartOf(pid), { dir: '/somewhere/else/pglite', dirId: '1:2' });
+      await takenOver();
+      // An earlier version's lock, with the path alone.
+      await lock(processStartOf(pid), { dir: '/somewhere/else/pglite' });
+      await takenOver();
+
+      // Another host's (a container sharing the volume): its pid means nothing here, its renewal does.
+      await lock(null, undefined, 'elsewhere');
+      await refusedBy(new RegExp(`in use by process ${pid} on elsewhere \\(npm start, since 2026-01-01T00:00:00.000Z\\) \\(another host's lock holds while it is renewed: 30 s after its process stops, it is taken over\\)`));
+      const old = new Date(Date.now() - 31_000);
+      await utimes(lockPath, old, old);
+      await takenOver();
 
       // A pid that runs no process at all (a lock of an earlier version, without its directory).
       other.kill('SIGKILL');
       expect(await waitUntilGone(pid, 5_000)).toBe(true);
-      await writeFile(lockPath, JSON.stringify({ pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
-      const afterDeath = await migrate();
-      expect(afterDeath.code, afterDeath.output).toBe(0);
-      expect(existsSync(lockPath)).toBe(false);
+      await writeFile(lockPath, JSON.stringify({ pid, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: here, token: 'old' }));
+      await takenOver();
     } finally {
       other.kill('SIGKILL');
+    }
+  }, 240_000);
+
+  it('never reads a lock path that is not a small file, takes over garbage, and clears what a killed process left', async () => {
+    const migrate = () => runToExit('node', ['node_modules/.cache/esports-platform/migrate.mjs'], env, { timeoutMs: 120_000 });
+    // A directory or a named pipe where the lock goes: refused at once, saying what it is (a pipe would block a read for ever).
+    await mkdir(lockPath);
+    let result = await migrate();
+    expect(result.code, result.output).toBe(1);
+    expect(saidLines(result.output)).toEqual([`Could not lock the embedded database in ${realpathSync(dataDir)}: ${realpathSync(dataDir)}/${LOCK_FILE} is not a lock file (it is a directory); remove it if no process uses the directory.`]);
+    await rm(lockPath, { recursive: true });
+    await runToExit('mkfifo', [lockPath], {});
+    result = await migrate();
+    expect(result.code, result.output).toBe(1);
+    expect(saidLines(result.output)[0]).toContain('is not a lock file (it is a named pipe)');
+    await rm(lockPath);
+
+    // 20 MB of garbage, dated an hour ahead: not read, not waited for, taken over.
+    await writeFile(lockPath, Buffer.alloc(20 * 1024 * 1024, 'x'));
+    const ahead = new Date(Date.now() + 3_600_000);
+    await utimes(lockPath, ahead, ahead);
+    // A takeover guard a live process has held for longer than a takeover ever takes, and a temporary
+    // file of a process killed while creating its lock.
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => sleeper.once('spawn', resolve));
+      await writeFile(`${lockPath}.takeover`, JSON.stringify({ pid: sleeper.pid, processStart: processStartOf(sleeper.pid!) }));
+      const old = new Date(Date.now() - 11_000);
+      await utimes(`${lockPath}.takeover`, old, old);
+      await writeFile(`${lockPath}.${2 ** 22 + 3}.0badf00d.tmp`, '{}');
+      const started = Date.now();
+      result = await migrate();
+      expect(result.code, result.output).toBe(0);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect((await readdir(dataDir)).filter((name) => name.startsWith(LOCK_FILE))).toEqual([]);
+    } finally {
+      sleeper.kill('SIGKILL');
     }
   }, 240_000);
 });
@@ -250,7 +315,7 @@ describe('the lock under contention', () => {
   ] as const)('with %s, of eight processes at once exactly one holds the directory and the others name it', async (_name, stale, deadGuard) => {
     const directory = await mkdtemp(path.join(tmpdir(), 'contended-'));
     try {
-      if (stale) await writeFile(path.join(directory, LOCK_FILE), JSON.stringify({ dir: realpathSync(directory), pid: 2 ** 22 + 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: 'vm', token: 'old' }));
+      if (stale) await writeFile(path.join(directory, LOCK_FILE), JSON.stringify({ dir: realpathSync(directory), pid: 2 ** 22 + 1, command: 'npm start', startedAt: '2026-01-01T00:00:00.000Z', processStart: null, host: hostname(), token: 'old' }));
       // Judged by whether the process it names runs, not by its age: this one is a second old.
       if (deadGuard) await writeFile(path.join(directory, `${LOCK_FILE}.takeover`), JSON.stringify({ pid: 2 ** 22 + 2, processStart: null }));
       const results = await contenders(directory, 8);
