@@ -31,7 +31,7 @@ describe('findUnsafeValue', () => {
     expect(walked.status, walked.stderr.slice(-500)).toBe(0);
     expect(JSON.parse(walked.stdout)).toMatchObject({ field: 'foo.500000' });
     const wide = { foo: [...Array(500_000).fill(0), 'x\u0000'] };
-    expect(findUnsafeValue(wide, '', MAX_REQUEST_VALUES)).toEqual({ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` });
+    expect(findUnsafeValue(wide, 'body', MAX_REQUEST_VALUES)).toEqual({ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` });
     expect(findUnsafeValue(Array(MAX_REQUEST_VALUES - 1).fill(0), '', MAX_REQUEST_VALUES)).toBeNull();
   });
 });
@@ -41,6 +41,8 @@ describe('validate', () => {
     const schema = z.strictObject({ name: z.string() });
     const started = performance.now();
     expect(() => validate(schema, { name: 'a', foo: Array(500_000).fill(0) })).toThrow(expect.objectContaining({ details: [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }] }));
+    // A key at the top names where it came from, not always the body.
+    expect(() => validate(z.object({}), { 'a\u0000': '1' }, 'query')).toThrow(expect.objectContaining({ details: [{ field: 'query', issue: expect.stringMatching(/^a key /) }] }));
     expect(performance.now() - started).toBeLessThan(1_000);
     const manyKeys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, 1]));
     try {

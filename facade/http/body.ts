@@ -100,7 +100,18 @@ const tooLarge = () =>
 
 export type BodyType = 'json' | 'form';
 
-export async function readBody(ctx: Context, type: BodyType): Promise<unknown> {
+export interface BodyOptions {
+  /**
+   * A form parameter sent twice: refused with 400 (the default: RFC 6749 section 3.1 for the OAuth
+   * endpoints), or kept as the list of its values for a caller that judges repeats itself.
+   */
+  repeated?: 'refuse' | 'list';
+}
+
+/** A parameter name as an error message may quote it: printable ASCII without quotes or backslashes (RFC 6749 section 5.2), 100 at most. */
+const quotable = (name: string) => (/^[\x20\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(name) ? name : null);
+
+export async function readBody(ctx: Context, type: BodyType, options: BodyOptions = {}): Promise<unknown> {
   const length = Number(ctx.get('content-length') || '0');
   const chunked = ctx.get('transfer-encoding') !== '';
   if (!chunked && length === 0) return undefined;
@@ -116,10 +127,17 @@ export async function readBody(ctx: Context, type: BodyType): Promise<unknown> {
       throw new ApiError('validation_failed', `The request body holds more than ${MAX_REQUEST_VALUES} values.`, [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }]);
     }
     // A parameter sent twice is refused, not resolved to one of its values (RFC 6749 section 3.1).
-    const form = new Map<string, string>();
+    const form = new Map<string, string | string[]>();
     for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
-      if (form.has(name)) throw new ApiError('validation_failed', `The request body repeats ${name.slice(0, 100)}: send each parameter once.`, [{ field: name.slice(0, 100), issue: 'repeated' }]);
-      form.set(name, value);
+      // Sent without a value is as if omitted (RFC 6749 section 3.1).
+      if (value === '') continue;
+      const earlier = form.get(name);
+      if (earlier === undefined) form.set(name, value);
+      else if (options.repeated === 'list') form.set(name, [...(Array.isArray(earlier) ? earlier : [earlier]), value]);
+      else {
+        const quoted = quotable(name);
+        throw new ApiError('validation_failed', `The request body repeats ${quoted ?? 'a parameter'}: send each parameter once.`, [{ field: quoted ?? 'body', issue: 'repeated' }]);
+      }
     }
     return Object.fromEntries(form);
   }

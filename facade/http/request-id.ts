@@ -4,9 +4,12 @@ import type { Middleware } from 'koa';
 
 const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The id of a request: the caller's x-request-id when it fits the rule, else a fresh one. */
+export const requestIdOf = (given: string | string[] | undefined): string =>
+  typeof given === 'string' && VALID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+
 export const requestId: Middleware = async (ctx, next) => {
-  const given = ctx.get('x-request-id');
-  const id = given && VALID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+  const id = requestIdOf(ctx.get('x-request-id'));
   ctx.state.requestId = id;
   ctx.set('x-request-id', id);
   await next();

@@ -6,6 +6,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { requestIdOf } from '../http/request-id.ts';
 import {
   getArgumentValues,
   getVariableValues,
@@ -202,6 +203,8 @@ export class RealtimeGateway {
   private serve(kind: 'token' | 'key'): WebSocketServer {
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
     wss.on('wsClientError', (error, socket) => refuseHandshake(error, socket));
+    // The handshake's answer carries x-request-id like every other response (it bypasses Koa).
+    wss.on('headers', (headers, request) => headers.push(`x-request-id: ${requestIdOf(request.headers['x-request-id'])}`));
     this.transport.serve(wss, {
       schema: this.schema,
       connectionInitWaitTimeout: 10_000,

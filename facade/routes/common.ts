@@ -11,8 +11,11 @@ export const requestIdHeader = z
   .optional()
   .describe('Your identifier for this request (≤ 128 of A–Z a–z 0–9 . _ : -): echoed in x-request-id. Otherwise, or when it does not fit that rule, one is generated; the request is not refused for it.');
 
-/** svc-installation-id: whether it is required, and what it must name, the subgraph judges (the same for REST and GraphQL). */
-export const installationHeader = (description: string) => z.string().max(INSTALLATION_ID_MAX_LENGTH).optional().describe(description);
+/**
+ * svc-installation-id. Whether it is required, its length and what it must name, the subgraph judges
+ * (kernel/authority.ts namedInstallation), so that REST and GraphQL answer the same error.
+ */
+export const installationHeader = (description: string) => z.string().optional().describe(`${description} At most ${INSTALLATION_ID_MAX_LENGTH} characters.`);
 
 export const errorBody = z
   .object({
@@ -50,7 +53,11 @@ export const pageMeta = z
 
 /** A path parameter naming a resource by id. */
 export const idParam = z.string().min(1).max(128);
-export const limitParam = z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 20).');
+// Digits only: Number() would also read 0x10, 1e2 or " 1" as a page size.
+export const limitParam = z
+  .preprocess((value) => (typeof value === 'string' && /^[0-9]{1,3}$/.test(value) ? Number(value) : value), z.number({ error: 'must be a whole number written in digits' }).int().min(1).max(100))
+  .optional()
+  .describe('Page size, 1–100 (default 20).');
 export const cursorParam = z.string().min(1).max(500).optional().describe('meta.nextCursor of the previous page.');
 
 /**

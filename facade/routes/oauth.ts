@@ -56,6 +56,10 @@ export function clientCredentials({ body, headers }: RouteInput): { clientId: st
   if (basic && form.client_secret) {
     throw new ApiError('validation_failed', 'Use one client authentication method, not both.', [{ field: 'client_secret', issue: 'two authentication methods' }]);
   }
+  // A client_id in the body beside HTTP Basic may only repeat it: two clients are never resolved to one.
+  if (basic && form.client_id !== undefined && form.client_id !== basic.id) {
+    throw new ApiError('validation_failed', 'client_id in the body names another client than HTTP Basic.', [{ field: 'client_id', issue: 'differs from HTTP Basic' }]);
+  }
   const clientId = basic?.id ?? form.client_id;
   const clientSecret = basic?.secret ?? form.client_secret;
   if (!clientId || !clientSecret) {

@@ -116,7 +116,7 @@ interface ChatMatch {
 async function chatMatch(ctx: SubgraphContext, matchId: string, use: 'read' | 'write'): Promise<{ match: ChatMatch; applicationId: string }> {
   const authority = await ctx.authority();
   const [match] = await ctx.sql<ChatMatch>(MATCH_SQL, [matchId]);
-  const named = ctx.scope.installationId?.trim();
+  const named = ctx.scope.installationId;
   if (named) {
     const installation = await namedInstallation(ctx.sql, authority.applicationId, named);
     if (!match) throw notFound('The match');

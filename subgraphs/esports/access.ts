@@ -11,7 +11,7 @@ export interface EsportsCaller {
 
 export async function esportsCaller(ctx: SubgraphContext): Promise<EsportsCaller> {
   const authority = await ctx.authority();
-  const installationId = ctx.scope.installationId?.trim();
+  const installationId = ctx.scope.installationId;
   if (!installationId) {
     throw new ApiError('validation_failed', 'Esports data calls need the header svc-installation-id naming an active installation of your application.', [
       { field: 'svc-installation-id', issue: 'required' },

@@ -156,13 +156,13 @@ export async function permissionsOn(
 }
 
 // The installation a caller names with svc-installation-id (chat, esports data).
-/** The longest svc-installation-id read: REST's header schema and GraphQL's context share it. */
+/** The longest svc-installation-id read (HTTP has already stripped spaces around it; nothing else is trimmed). */
 export const INSTALLATION_ID_MAX_LENGTH = 128;
 const NAMED_INSTALLATION = WIRE.installation.pick('applicationId', 'status', 'targetType', 'targetId');
 const NAMED_INSTALLATION_SQL = `SELECT ${NAMED_INSTALLATION.columns} FROM "Installation" i WHERE i.id = $1`;
 
 /**
- * The installation that svc-installation-id names (`named`, trimmed): a 400 when it is too long, a 403
+ * The installation that svc-installation-id names (`named`, as sent): a 400 when it is too long, a 403
  * missing_installation unless it is an active installation of the calling application.
  */
 export async function namedInstallation(sql: SqlRunner, applicationId: string, named: string): Promise<RowOf<typeof NAMED_INSTALLATION>> {

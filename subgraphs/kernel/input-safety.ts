@@ -48,7 +48,7 @@ function visitValue(value: unknown, path: string, depth: number, frames: Frame[]
   const keys = Object.keys(value);
   for (const key of keys) {
     const keyIssue = textIssue(key);
-    if (keyIssue) return { field: path || 'body', issue: `a key ${keyIssue}` };
+    if (keyIssue) return { field: path, issue: `a key ${keyIssue}` };
     // No field is called so; a schema's record would silently drop it (it sets the prototype).
     if (key === '__proto__') return { field: join(path, key), issue: 'not an accepted key' };
   }
@@ -74,7 +74,7 @@ export function findUnsafeValue(value: unknown, root: string, maxValues = Infini
       frames.pop();
       continue;
     }
-    if (++count > maxValues) return { field: root || 'body', issue: `holds more than ${maxValues} values` };
+    if (++count > maxValues) return { field: root, issue: `holds more than ${maxValues} values` };
     const index = frame.next++;
     const key = frame.keys ? frame.keys[index] : index;
     const child = frame.keys ? (frame.container as Record<string, unknown>)[key] : (frame.container as unknown[])[index];
@@ -118,7 +118,9 @@ export function findUnsafeLiteral(document: DocumentNode): ErrorDetail | null {
 
 /** Literals and variables of a GraphQL operation, checked like any other input. */
 export function assertStorableOperation(document: DocumentNode, variables: Record<string, unknown> | undefined, checkLiterals = true): void {
-  const detail = (checkLiterals ? findUnsafeLiteral(document) : null) ?? (variables ? findUnsafeValue(variables, '', MAX_REQUEST_VALUES) : null);
+  const found = (checkLiterals ? findUnsafeLiteral(document) : null) ?? (variables ? findUnsafeValue(variables, '', MAX_REQUEST_VALUES) : null);
+  // A problem with the variables as a whole (a key of theirs, their number) names them.
+  const detail = found && !found.field ? { ...found, field: 'variables' } : found;
   if (detail) throw new ApiError('validation_failed', `The request is not valid: ${detail.field} ${detail.issue}.`, [detail]);
 }
 

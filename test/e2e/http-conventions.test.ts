@@ -144,6 +144,13 @@ describe('bad requests answer JSON 4xx, never 500 or HTML', () => {
   it('unknown or repeated query parameters and bad values: 400 naming the parameter', async () => {
     const get = (query: string) => fetch(`${server.url}/api/v2/auth/context${query}`, { headers: bearer('demo-token-app') });
     expect((await expectJsonError(await get('?limit=abc'), 400, 'validation_failed')).details[0].field).toBe('limit');
+    // A page size is digits: what Number() would also read is refused.
+    const events = (query: string) => fetch(`${server.url}/api/v2/organisations/org_demo/events${query}`, { headers: bearer('demo-token-app') });
+    for (const limit of ['0x10', '1e2', '%201', '1.0', '+5', '']) {
+      const error = await expectJsonError(await events(`?limit=${limit}`), 400, 'validation_failed');
+      expect(error.details[0], limit).toMatchObject({ field: 'limit' });
+    }
+    expect((await events('?limit=7')).status).toBe(200);
     expect((await expectJsonError(await get('?targetType=galaxy&targetId=1'), 400, 'validation_failed')).details[0].field).toBe('targetType');
     expect((await expectJsonError(await get('?targetId=a&targetId=b&targetType=user'), 400, 'validation_failed')).details[0].field).toBe('targetId');
     expect((await expectJsonError(await get(`?targetType=user&targetId=${'x'.repeat(200)}`), 400, 'validation_failed')).details[0].field).toBe('targetId');

@@ -248,6 +248,26 @@ describe('hostile input to the pages', () => {
     }
     const unknownAction = await session.post({ ...fields, action: 'explode' });
     expect(unknownAction.status).toBe(400);
+    // A field sent twice: a page of its own (the form's fields) or the redirect rules (state and the
+    // other authorization parameters), as on the GET, never the API's JSON error.
+    const twice = (name: string, value: string) =>
+      fetch(`${server.url}/oauth/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: session.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `${new URLSearchParams({ ...fields, action: 'sign_in', username: 'alice', password: 'demo-password' })}&${name}=${value}`,
+      });
+    for (const [name, value] of [['csrf', 'x'], ['username', 'bob'], ['action', 'deny']]) {
+      const response = await twice(name, value);
+      expect(response.status, name).toBe(400);
+      expect(response.headers.get('content-type'), name).toMatch(/^text\/html/);
+      expect(response.headers.get('set-cookie') ?? '').not.toContain('esp_session');
+    }
+    const state = await twice('state', 'other');
+    expect(state.status).toBe(303);
+    const location = new URL(state.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect((await twice('client_id', 'app_demo')).headers.get('content-type')).toMatch(/^text\/html/);
     const json = await fetch(`${server.url}/oauth/authorize`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: session.jar.header() }, body: '{}' });
     expect(json.status).toBe(415);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -115,6 +115,26 @@ describe('client credentials', () => {
     }
     // Sent once each, the same parameters are a token.
     expect((await formPost('grant_type=client_credentials&scope=event:manage', basic)).status).toBe(200);
+    // A name that cannot be quoted in an error_description (RFC 6749 section 5.2's characters) is not.
+    for (const name of ['%3Cscript%3E%22', '%00', 'caf%C3%A9']) {
+      const response = await formPost(`grant_type=client_credentials&${name}=1&${name}=2`, basic);
+      const error = await response.json();
+      expect(error.error).toBe('invalid_request');
+      expect(error.error_description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/);
+      if (name === '%3Cscript%3E%22') expect(error.error_description).toContain('repeats a parameter');
+    }
+  });
+
+  it('counts a parameter sent without a value as omitted, and refuses a body client_id that is not the Basic one', async () => {
+    const basic = { authorization: `Basic ${Buffer.from('app_demo:demo-app-secret').toString('base64')}` };
+    const token = await formPost('grant_type=client_credentials&scope=', basic);
+    expect(token.status).toBe(200);
+    expect(await contextOf((await token.json()).access_token)).toMatchObject({ applicationId: 'app_demo' });
+    const same = await formPost('grant_type=client_credentials&client_id=app_demo', basic);
+    expect(same.status).toBe(200);
+    const other = await formPost('grant_type=client_credentials&client_id=app_noesports', basic);
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('another client') });
   });
 
   it('is available as a GraphQL mutation too', async () => {

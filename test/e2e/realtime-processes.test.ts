@@ -84,5 +84,5 @@ describe.skipIf(!onPostgres)('two server processes on one database', () => {
     expect(reconnects).toBeGreaterThan(3);
     const logged = await db.sql<{ revision: number }>(`SELECT revision FROM "ChangeLog" WHERE "eventId" = 'evt_live' AND revision > $1 ORDER BY sequence`, [before]);
     expect(logged.map((row) => row.revision)).toEqual(received);
-  }, 180_000);
+  }, 300_000);
 });

@@ -85,6 +85,19 @@ describe('connecting', () => {
       expect((await closed).code, `${path} ${JSON.stringify(params)}`).toBe(4403);
     }
   });
+
+  it('answers the handshake with x-request-id, the caller\'s when it fits the rule, as every response', async () => {
+    const handshake = (requestId?: string) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const ws = new WebSocket(server.url.replace(/^http/, 'ws') + '/api/v1/gateway', 'graphql-transport-ws', { headers: requestId === undefined ? {} : { 'x-request-id': requestId } });
+        ws.once('upgrade', (response) => resolve(response.headers['x-request-id'] as string | undefined));
+        ws.once('open', () => ws.close());
+        ws.once('error', reject);
+      });
+    expect(await handshake('socket-1.a')).toBe('socket-1.a');
+    expect(await handshake('has space')).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(await handshake()).toMatch(/^req_[0-9a-f]{32}$/);
+  });
 });
 
 describe('subscriptions', () => {
@@ -195,6 +208,8 @@ describe('standings', () => {
 });
 
 describe('resuming', () => {
+  // 20 writers on one event's revision: each write that lands sends the other 19 back to re-read it,
+  // so the 500 changes take some 10,000 requests (two and a half minutes on two busy cores).
   it('20 writers, 500 changes, a client reconnecting at random moments to either of two instances with its last cursor: every change once, in order', async () => {
     // A second instance on the same database: its own hub follows the same feed.
     const other = await startTestServer({ db: server.db, webhookWorker: false, rateLimits: underLoadLimits() });
@@ -217,7 +232,7 @@ describe('resuming', () => {
     } finally {
       await other.close();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('refuses a cursor past retention with an explicit error', async () => {
     const { headPosition, encodeCursor } = await import('../../subgraphs/kernel/change-feed.ts');

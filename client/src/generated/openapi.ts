@@ -7062,7 +7062,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7232,7 +7232,7 @@ export interface operations {
                 /** @description Required: the message revision as a strong ETag, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
                 /**
-                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7404,7 +7404,7 @@ export interface operations {
                 /** @description Required: the message revision as a strong ETag, e.g. "3". Missing → 428; stale, unquoted, weak or * → 412. */
                 "if-match": string;
                 /**
-                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found.
+                 * @description Optional: the installation to act through (an active one of your application on the match's event or organisation); else the application's own is found. At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7579,7 +7579,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7692,7 +7692,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7808,7 +7808,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -7919,7 +7919,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -8033,7 +8033,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
@@ -8143,7 +8143,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Required: an active installation of your application (for example ins_demo_org).
+                 * @description Required: an active installation of your application (for example ins_demo_org). At most 128 characters.
                  * @example ins_demo_org
                  */
                 "svc-installation-id"?: string;
