@@ -165,8 +165,7 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
     const form = ((await readBody(ctx, 'form', { repeated: 'list' })) ?? {}) as Record<string, unknown>;
     const request = await check(ctx, form, 303);
     if (!request) return;
-    const repeatedField = Object.keys(form).find((name) => Array.isArray(form[name]));
-    if (repeatedField) return sendPage(ctx, 400, errorPage('This form was sent with a field twice. Go back to the application and start again.'));
+    if (Object.values(form).some(Array.isArray)) return sendPage(ctx, 400, errorPage('This form was sent with a field twice. Go back to the application and start again.'));
     const browser = await browserOf(ctx);
     if (!csrfMatches(browser.binding, form.csrf)) {
       return sendPage(ctx, 400, errorPage('This form has expired or did not come from this site. Go back to the application and start again.'));

@@ -11,7 +11,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from './generated/client.ts';
 import { holdDataDir } from './data-dir-lock.ts';
 import { setting } from '../config.ts';
-import { QueryCounter } from './query-counter.ts';
+import { countingFields, QueryCounter } from './query-counter.ts';
 
 export type Db = PrismaClient;
 
@@ -186,8 +186,7 @@ function openPostgres(url: string, poolSize = setting('DATABASE_POOL_SIZE'), cou
         client.release(broken);
       }
     },
-    queryCount: (requestId) => (counter ? (requestId === undefined ? counter.total : counter.of(requestId)) : 0),
-    ...(counter ? { countingFor: <T>(requestId: string, work: () => T) => counter.within(requestId, work) } : {}),
+    ...countingFields(counter),
     query: (sql, params) => pool.query(sql, params as unknown[]),
     async close() {
       await listener.close();
@@ -227,8 +226,7 @@ function openPglite(dataDir: string, counter?: QueryCounter, loadDataDir?: Blob)
         if (!client.closed) await unlisten();
       };
     },
-    queryCount: (requestId) => (counter ? (requestId === undefined ? counter.total : counter.of(requestId)) : 0),
-    ...(counter ? { countingFor: <T>(requestId: string, work: () => T) => counter.within(requestId, work) } : {}),
+    ...countingFields(counter),
     prisma,
     adapterFactory: migrationFactory,
     describe: inMemory ? 'PGlite (in memory)' : `PGlite (${dataDir})`,

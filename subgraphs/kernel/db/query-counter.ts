@@ -30,3 +30,12 @@ export class QueryCounter {
     return this.byRequest.get(request) ?? 0;
   }
 }
+
+/** A database handle's queryCount and (when counting) countingFor, the same for every driver. */
+export function countingFields(counter: QueryCounter | undefined) {
+  if (!counter) return { queryCount: () => 0 };
+  return {
+    queryCount: (requestId?: string) => (requestId === undefined ? counter.total : counter.of(requestId)),
+    countingFor: <T>(requestId: string, work: () => T) => counter.within(requestId, work),
+  };
+}
