@@ -55,27 +55,33 @@ function count(bytes: Uint8Array, byte: number): number {
 /**
  * Reads the body as it arrives, holding in the budget what has arrived so far (a client trickling a
  * body holds what it sent, not what it announced) until the answer is sent. Past the budget, the
- * request is answered at once and its connection closed unread.
+ * request is answered at once and the rest of its body is read without being kept.
  */
 function receive(ctx: Context, expected: number | undefined): Promise<Buffer> {
-  const hold = bodiesInFlight.reserve(ctx.ip, 0);
-  if (typeof hold === 'string') throw budgetRefusal(hold);
-  ctx.res.once('close', hold.release);
   const request = ctx.req;
+  const hold = bodiesInFlight.reserve(ctx.ip, 0);
+  if (typeof hold === 'string') {
+    discardRest(request, 0);
+    throw budgetRefusal(hold);
+  }
+  ctx.res.once('close', hold.release);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const finish = (error: ApiError | null) => {
+    const finish = (error: ApiError | null, then?: 'discard') => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
       if (error) {
-        request.pause();
+        if (then === 'discard') discardRest(request, received);
+        else request.pause();
         reject(error);
       } else resolve(Buffer.concat(chunks, received));
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > BODY_LIMIT || (expected !== undefined && received > expected)) return finish(tooLarge());
-      if (!hold.resize(received)) return finish(budgetRefusal(bodiesInFlight.heldBy(ctx.ip) + chunk.length > bodiesInFlight.maxPerClient ? 'client' : 'total'));
+      if (!hold.resize(received)) {
+        return finish(budgetRefusal(bodiesInFlight.heldBy(ctx.ip) + chunk.length > bodiesInFlight.maxPerClient ? 'client' : 'total'), 'discard');
+      }
       chunks.push(chunk);
     };
     const onEnd = () => finish(expected !== undefined && received !== expected ? unreadable() : null);
@@ -86,9 +92,25 @@ function receive(ctx: Context, expected: number | undefined): Promise<Buffer> {
 
 const unreadable = () => new ApiError('validation_failed', 'The request body could not be read.', [{ field: 'body', issue: 'unreadable' }]);
 
+/**
+ * Reads the rest of a refused body (at most BODY_LIMIT in all) and drops it. A body left unread would
+ * stall its connection: a client that wrote it at once (fetch does) reuses the connection for its next
+ * request, which waits behind it until the request timeout; closing instead makes the kernel reset the
+ * connection over the unread bytes, and the client may lose the answer with them. A content-length
+ * body is at most BODY_LIMIT already; a chunked one going past it loses its connection.
+ */
+function discardRest(request: Context['req'], received: number) {
+  let total = received;
+  request.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > BODY_LIMIT) request.socket.destroy();
+  });
+  request.on('error', () => {});
+  request.resume();
+}
+
 function budgetRefusal(whose: 'client' | 'total'): ApiError {
-  // Refused unread: the connection is closed after the answer rather than drained of the body.
-  const headers = { 'Retry-After': '1', Connection: 'close' };
+  const headers = { 'Retry-After': '1' };
   return whose === 'client'
     ? new ApiError('rate_limited', 'Too many request bodies from this address are being received at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers })
     : new ApiError('service_unavailable', 'The server is receiving too many request bodies at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers });

@@ -74,10 +74,11 @@ export function statusOfGraphQLError(error: GraphQLFormattedError): { status: nu
 }
 
 function sendOAuthError(ctx: Context, error: GraphQLFormattedError, status: number) {
-  // 503 is RFC 6749's temporarily_unavailable, with Retry-After as on every other 503.
-  const fallback = status === 503 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request';
+  // 503 and 429 are RFC 6749's temporarily_unavailable, with Retry-After as on every other 503 and
+  // 429; 413 (a body over 1 MiB) keeps its status, as does every 5xx; the rest is 400.
+  const fallback = status === 503 || status === 429 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request';
   const oauth = (error.extensions?.oauthError as string | undefined) ?? fallback;
-  ctx.status = oauth === 'invalid_client' ? 401 : status >= 500 ? status : 400;
+  ctx.status = oauth === 'invalid_client' ? 401 : status >= 500 || status === 429 || status === 413 ? status : 400;
   if (oauth === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
   if (status === 503) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   ctx.set('Cache-Control', 'no-store');
@@ -138,7 +139,12 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
         variables = row.variables(input);
       } catch (error) {
         if (row.errorFormat === 'oauth' && error instanceof ApiError) {
-          return sendOAuthError(ctx, { message: error.message, extensions: { oauthError: 'invalid_request' } }, 400);
+          // A request that cannot be read is invalid_request, unless it was refused for the server's
+          // sake (bodies in flight: 429 or 503); the refusal's own headers (Retry-After, Connection) stay.
+          const unread = error.status === 429 || error.status === 503;
+          sendOAuthError(ctx, { message: error.message, extensions: unread ? {} : { oauthError: 'invalid_request' } }, unread || error.status === 413 ? error.status : 400);
+          ctx.set(error.headers);
+          return;
         }
         throw error;
       }

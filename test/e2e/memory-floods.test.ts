@@ -328,9 +328,122 @@ describe('floods of request bodies, without a credential', () => {
     }
     expect(after).toBe(200);
   }, 120_000);
+
+  it("a body refused past its address's share is read to its end and dropped: the client gets its answer, then the next on the same connection", async () => {
+    const address = '127.0.0.7';
+    // Four bodies 32 bytes short of 1 MiB hold this address's 4 MiB share while they stay unfinished.
+    const holders = await Promise.all(Array.from({ length: 4 }, () => RawConnection.open(address)));
+    for (const holder of holders) {
+      holder.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\n\r\n{"query":"{ a }"${' '.repeat(BODY_BYTES - 32 - 16)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const half = ' '.repeat(100_000);
+    for (const [path, type, refusal] of [
+      ['/oauth/token', 'application/x-www-form-urlencoded', { error: 'temporarily_unavailable' }],
+      ['/graphql', 'application/json', { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate_limited', details: [{ issue: 'bodies_in_flight' }] }) })] }],
+    ] as const) {
+      const probe = await RawConnection.open(address);
+      probe.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${2 * half.length}\r\n\r\n${half}`);
+      const refused = await probe.next();
+      expect(refused.status, path).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers.connection).toBe('keep-alive');
+      expect(JSON.parse(refused.body)).toEqual(expect.objectContaining(refusal));
+      // The rest of the body is read (and dropped), so the connection is ready for the next request.
+      probe.write(`${half}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect((await probe.next()).status, path).toBe(200);
+      probe.destroy();
+    }
+    // A chunked body is read on after its refusal only up to 1 MiB in all: past that, its connection goes.
+    const chunked = await RawConnection.open(address);
+    chunked.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const chunk = `10000\r\n${' '.repeat(0x10000)}\r\n`;
+    chunked.write(chunk);
+    expect((await chunked.next()).status).toBe(429);
+    for (let sent = 1; sent < 48 && !chunked.closed; sent++) await chunked.writeAndWait(chunk);
+    await chunked.whenClosed(5000);
+    expect(chunked.closed).toBe(true);
+    for (const holder of holders) holder.destroy();
+    // A body announced over 1 MiB is refused before it is read, in the OAuth endpoint's format.
+    const large = await RawConnection.open(address);
+    large.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${2 * BODY_BYTES}\r\n\r\n`);
+    const tooLarge = await large.next();
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.connection).toBe('close');
+    expect(JSON.parse(tooLarge.body)).toEqual({ error: 'invalid_request', error_description: 'The request body is too large (at most 1 MiB).' });
+    large.destroy();
+  }, 60_000);
 });
 
 const BODY_BYTES = 1024 * 1024;
+
+/** A client connection from a chosen loopback address, reading responses of known length in turn. */
+class RawConnection {
+  private buffer = Buffer.alloc(0);
+  private waiting: (() => void) | null = null;
+  closed = false;
+  private constructor(private readonly socket: net.Socket) {
+    socket.on('data', (data) => {
+      this.buffer = Buffer.concat([this.buffer, data]);
+      this.waiting?.();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      this.closed = true;
+      this.waiting?.();
+    });
+  }
+
+  static open(localAddress: string): Promise<RawConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ port: Number(new URL(base).port), host: '127.0.0.1', localAddress }, () => resolve(new RawConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  write(text: string) {
+    this.socket.write(text);
+  }
+
+  writeAndWait(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closed) return resolve();
+      this.socket.write(text, () => resolve());
+    });
+  }
+
+  /** The next response: its status, headers (lower-case names) and body. */
+  async next(timeoutMs = 10_000): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end !== -1) {
+        const [statusLine, ...lines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const length = Number(headers['content-length'] ?? 0);
+        if (this.buffer.length >= end + 4 + length) {
+          const body = this.buffer.subarray(end + 4, end + 4 + length).toString();
+          this.buffer = this.buffer.subarray(end + 4 + length);
+          return { status: Number(statusLine.split(' ')[1]), headers, body };
+        }
+      }
+      if (this.closed || Date.now() > deadline) throw new Error(`no complete response (closed: ${this.closed}): ${JSON.stringify(this.buffer.subarray(0, 200).toString())}`);
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  async whenClosed(timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  destroy() {
+    this.socket.destroy();
+  }
+}
 
 /** POST /graphql from another loopback address: the status. */
 function postFrom(localAddress: string, query: string): Promise<number> {
