@@ -35,7 +35,12 @@ export interface LoadResult {
   fromAnswer: number[];
   firstAfterAnswer: number[];
   fanOut: number[];
+  /** Sockets the gateway closed while they were subscribed, by close code. */
+  closedByServer: Record<string, number>;
 }
+
+const closedByServer: Record<string, number> = {};
+const countClose = (code: string) => (closedByServer[code] = (closedByServer[code] ?? 0) + 1);
 
 interface Subscriber {
   ready: Promise<void>;
@@ -68,6 +73,8 @@ function minimalSubscriber(url: string, apiKey: string, query: string, onNext: (
   let buffer = Buffer.allocUnsafe(4096);
   let filled = 0;
   let upgraded = false;
+  let disposing = false;
+  let closeCode = 'socket closed without a close frame';
   let onReady: () => void = () => undefined;
   let onFailed: (error: Error) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -97,6 +104,7 @@ function minimalSubscriber(url: string, apiKey: string, query: string, onNext: (
   const send = (opcode: number, payload: Buffer) => socket.write(clientFrame(opcode, payload));
   const sendText = (message: unknown) => send(0x1, Buffer.from(JSON.stringify(message)));
   socket.once('error', (error) => onFailed(error));
+  socket.once('close', () => disposing || countClose(closeCode));
   socket.on('connect', () => {
     socket.write(
       `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
@@ -143,7 +151,10 @@ function minimalSubscriber(url: string, apiKey: string, query: string, onNext: (
       offset = start + length;
       if (opcode === 0x1) onText(buffer.toString('utf8', start, offset));
       else if (opcode === 0x9) send(0xa, Buffer.from(buffer.subarray(start, offset)));
-      else if (opcode === 0x8) socket.end();
+      else if (opcode === 0x8) {
+        closeCode = length >= 2 ? String(buffer.readUInt16BE(start)) : 'close frame without a code';
+        socket.end();
+      }
     }
     if (offset === filled) filled = 0;
     else if (offset > 0) {
@@ -154,6 +165,7 @@ function minimalSubscriber(url: string, apiKey: string, query: string, onNext: (
   return {
     ready,
     dispose: async () => {
+      disposing = true;
       if (socket.destroyed) return;
       const closed = new Promise<void>((done) => socket.once('close', () => done()));
       send(0x8, Buffer.from([0x03, 0xe8]));
@@ -168,8 +180,16 @@ const scratch = Buffer.allocUnsafe(256 * 1024);
 function fullSubscriber(url: string, apiKey: string, query: string, onNext: (payload: { data: { eventChanged: { revision: number } } }) => void, onError: () => void): Subscriber {
   const client: Client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0, lazy: false });
   const ready = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+  let disposing = false;
+  client.on('closed', (event) => disposing || countClose(String((event as { code?: number }).code ?? 'closed')));
   client.subscribe<{ eventChanged: { revision: number } }>({ query }, { next: (payload) => onNext(payload as Parameters<typeof onNext>[0]), error: onError, complete: () => undefined });
-  return { ready, dispose: () => client.dispose() as Promise<void> };
+  return {
+    ready,
+    dispose: () => {
+      disposing = true;
+      return client.dispose() as Promise<void>;
+    },
+  };
 }
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const summary = (values: number[]) => {
@@ -294,6 +314,7 @@ async function run(config: LoadConfig): Promise<LoadResult> {
       fromAnswer: summary(fromAnswer),
       firstAfterAnswer: summary([...byWrite].map(([r, { first }]) => Math.max(0, first - sent.get(r)!.answeredAt))),
       fanOut: summary([...byWrite.values()].map(({ first, last }) => last - first)),
+      closedByServer,
     };
   } finally {
     await Promise.all(clients.map((subscriber) => subscriber.dispose()));
