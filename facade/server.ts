@@ -172,17 +172,17 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
       // client's FIN and drops an answer that waits on I/O (the property has no typing; start.test.ts
       // sends such a request).
       // Host and Expect are checked by requestHead, which answers with the error body Node would not.
-      // requestTimeout (below) is checked every 5 s rather than Node's 30.
-      const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 5_000 }, app.callback());
+      // A request (head and body, 1 MiB at most) takes at most 30 s to arrive rather than Node's 300 s:
+      // a client trickling bodies holds a share of the body budget (http/body.ts) that long. Its head
+      // has as long (Node's 60 s default would be taken as the whole request's: Node applies the
+      // larger of the two to the body), and both are checked every 5 s rather than Node's 30.
+      const server = http.createServer({ requireHostHeader: false, headersTimeout: 30_000, requestTimeout: 30_000, connectionsCheckingInterval: 5_000 }, app.callback());
       (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       server.prependListener('request', track);
       server.on('checkExpectation', (request, response) => server.emit('request', request, response));
       server.on('clientError', answerClientError);
       server.on('connect', (request, socket) => serveConnect(server, request, socket));
       server.keepAliveTimeout = 65_000;
-      // A request (head and body, 1 MiB at most) takes at most 30 s to arrive rather than Node's
-      // 300 s: a client trickling bodies holds a share of the body budget (http/body.ts) that long.
-      server.requestTimeout = 30_000;
       realtime.attach(server, (request, socket, head) => serveIgnoringUpgrade(server, request, socket, head));
       servers.push(server);
       const bound = await listen(server, { port, host });

@@ -1,6 +1,6 @@
 // The platform's answer to requests Node's HTTP parser refuses, on a real Node server with the
-// platform's 'clientError' listener and timeouts short enough to wait for (the platform keeps Node's:
-// headersTimeout 60 s, requestTimeout 300 s, checked every 30 s). http-conventions.test.ts sends the
+// platform's 'clientError' listener and timeouts short enough to wait for (the platform's are 30 s
+// for the head and 30 s for the whole request, checked every 5 s). http-conventions.test.ts sends the
 // other refusals to the whole platform.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
+import { dropRest } from './early-answers.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -55,35 +56,35 @@ function count(bytes: Uint8Array, byte: number): number {
 /**
  * Reads the body as it arrives, holding in the budget what has arrived so far (a client trickling a
  * body holds what it sent, not what it announced) until the answer is sent. Past the budget, the
- * request is answered at once and the rest of its body is read without being kept.
+ * request is answered at once and the rest of its body is read without being kept (early-answers.ts).
  */
 function receive(ctx: Context, expected: number | undefined): Promise<Buffer> {
   const request = ctx.req;
   const hold = bodiesInFlight.reserve(ctx.ip, 0);
   if (typeof hold === 'string') {
-    discardRest(request, 0);
+    dropRest(ctx, 0, { limit: BODY_LIMIT });
     throw budgetRefusal(hold);
   }
   ctx.res.once('close', hold.release);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const finish = (error: ApiError | null, then?: 'discard') => {
+    const finish = (error: ApiError | null, rest: 'drop' | 'drop and close' | 'leave' = 'leave') => {
       request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
       if (error) {
-        if (then === 'discard') discardRest(request, received);
-        else request.pause();
+        if (rest !== 'leave') dropRest(ctx, received, { limit: BODY_LIMIT, close: rest === 'drop and close' });
         reject(error);
       } else resolve(Buffer.concat(chunks, received));
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > BODY_LIMIT || (expected !== undefined && received > expected)) return finish(tooLarge());
+      if (received > BODY_LIMIT || (expected !== undefined && received > expected)) return finish(tooLarge(), 'drop and close');
       if (!hold.resize(received)) {
-        return finish(budgetRefusal(bodiesInFlight.heldBy(ctx.ip) + chunk.length > bodiesInFlight.maxPerClient ? 'client' : 'total'), 'discard');
+        return finish(budgetRefusal(bodiesInFlight.heldBy(ctx.ip) + chunk.length > bodiesInFlight.maxPerClient ? 'client' : 'total'), 'drop');
       }
       chunks.push(chunk);
     };
+    // A body that broke off or was cut short: its client is gone or done sending.
     const onEnd = () => finish(expected !== undefined && received !== expected ? unreadable() : null);
     const onError = () => finish(unreadable());
     request.on('data', onData).once('end', onEnd).once('error', onError).once('aborted', onError);
@@ -92,23 +93,6 @@ function receive(ctx: Context, expected: number | undefined): Promise<Buffer> {
 
 const unreadable = () => new ApiError('validation_failed', 'The request body could not be read.', [{ field: 'body', issue: 'unreadable' }]);
 
-/**
- * Reads the rest of a refused body (at most BODY_LIMIT in all) and drops it. A body left unread would
- * stall its connection: a client that wrote it at once (fetch does) reuses the connection for its next
- * request, which waits behind it until the request timeout; closing instead makes the kernel reset the
- * connection over the unread bytes, and the client may lose the answer with them. A content-length
- * body is at most BODY_LIMIT already; a chunked one going past it loses its connection.
- */
-function discardRest(request: Context['req'], received: number) {
-  let total = received;
-  request.on('data', (chunk: Buffer) => {
-    total += chunk.length;
-    if (total > BODY_LIMIT) request.socket.destroy();
-  });
-  request.on('error', () => {});
-  request.resume();
-}
-
 function budgetRefusal(whose: 'client' | 'total'): ApiError {
   const headers = { 'Retry-After': '1' };
   return whose === 'client'
@@ -116,9 +100,8 @@ function budgetRefusal(whose: 'client' | 'total'): ApiError {
     : new ApiError('service_unavailable', 'The server is receiving too many request bodies at once: retry in a second.', [{ issue: 'bodies_in_flight' }], { headers });
 }
 
-// The rest of the body is not read: the connection is closed after the answer.
-const tooLarge = () =>
-  new ApiError('validation_failed', 'The request body is too large (at most 1 MiB).', [{ field: 'body', issue: 'payload_too_large' }], { status: 413, headers: { Connection: 'close' } });
+// The connection is closed after the answer (early-answers.ts), the rest of the body dropped meanwhile.
+const tooLarge = () => new ApiError('validation_failed', 'The request body is too large (at most 1 MiB).', [{ field: 'body', issue: 'payload_too_large' }], { status: 413 });
 
 export type BodyType = 'json' | 'form';
 
@@ -137,9 +120,13 @@ export async function readBody(ctx: Context, type: BodyType, options: BodyOption
   const length = Number(ctx.get('content-length') || '0');
   const chunked = ctx.get('transfer-encoding') !== '';
   if (!chunked && length === 0) return undefined;
-  if (length > BODY_LIMIT) throw tooLarge();
+  if (length > BODY_LIMIT) {
+    dropRest(ctx, 0, { limit: BODY_LIMIT, close: true });
+    throw tooLarge();
+  }
   const expected = type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
   if (!(type === 'json' ? ctx.is('application/json', '+json') : ctx.is('urlencoded'))) {
+    dropRest(ctx, 0, { limit: BODY_LIMIT });
     throw new ApiError('validation_failed', `The request body must be ${expected}.`, [{ field: 'content-type', issue: `must be ${expected}` }], { status: 415 });
   }
   const bytes = await receive(ctx, chunked ? undefined : length);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { ErrorDetail } from '../../subgraphs/kernel/errors.ts';
 import { errorBody } from './problem.ts';
+import { answeredBeforeItsBody, closeGracefully } from './early-answers.ts';
 
 function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}): void {
   const requestId = `req_${randomUUID().replace(/-/g, '')}`;
@@ -30,6 +31,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   // parse behind it), nor to a socket the client has gone from; after a whole response it may follow.
   const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
   if (!socket.writable || error.code === 'ECONNRESET' || (inFlight?.headersSent && !inFlight.writableEnded)) return void socket.destroy();
+  // A request answered before its body arrived gets no second answer when the rest breaks or stalls.
+  if (answeredBeforeItsBody(socket)) return closeGracefully(socket);
   const { status, message, detail } = PARSER_ANSWERS[error.code ?? ''] ?? MALFORMED;
   writeError(socket, status, message, detail);
 }

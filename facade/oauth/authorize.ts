@@ -19,6 +19,7 @@ import type { Context, Middleware } from 'koa';
 import type { Database } from '../../subgraphs/kernel/db/database.ts';
 import { randomSecret } from '../../subgraphs/kernel/crypto.ts';
 import { textIssue } from '../../subgraphs/kernel/input-safety.ts';
+import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 import {
   AUTHORIZATION_PARAMS,
@@ -54,6 +55,18 @@ function sendPage(ctx: Context, status: number, html: string) {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.body = html;
+}
+
+/** The consent form's fields, or null once a page has said why the body could not be read (a browser gets a page, not the API's JSON). */
+async function readForm(ctx: Context): Promise<Record<string, unknown> | null> {
+  try {
+    return ((await readBody(ctx, 'form', { repeated: 'list' })) ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    sendPage(ctx, error.status, errorPage(error.message));
+    ctx.set(error.headers);
+    return null;
+  }
 }
 
 function redirect(ctx: Context, status: 302 | 303, location: string) {
@@ -162,7 +175,8 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
   router.post('oauthAuthorizeForm', '/oauth/authorize', unavailablePage(async (ctx) => {
     ctx.state.route = '/oauth/authorize';
     // Repeats are judged as on the GET: an authorization parameter's by the redirect rules, the form's own here.
-    const form = ((await readBody(ctx, 'form', { repeated: 'list' })) ?? {}) as Record<string, unknown>;
+    const form = await readForm(ctx);
+    if (!form) return;
     const request = await check(ctx, form, 303);
     if (!request) return;
     if (Object.values(form).some(Array.isArray)) return sendPage(ctx, 400, errorPage('This form was sent with a field twice. Go back to the application and start again.'));

@@ -338,12 +338,20 @@ describe('floods of request bodies, without a credential', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const half = ' '.repeat(100_000);
+    const refusedHead = (path: string, type: string, length: number) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
+    // Refused, then the rest of its body trickles in and never ends: the connection is closed once the
+    // request's 30 s are up (checked every 5 s), with no second answer (the parser's 408).
+    const trickling = await RawConnection.open(address);
+    trickling.write(refusedHead('/graphql', 'application/json', 2 * half.length) + half);
+    expect((await trickling.next()).status).toBe(429);
+    const trickle = setInterval(() => trickling.write(' '), 1000);
+    const trickleStarted = Date.now();
     for (const [path, type, refusal] of [
       ['/oauth/token', 'application/x-www-form-urlencoded', { error: 'temporarily_unavailable' }],
       ['/graphql', 'application/json', { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate_limited', details: [{ issue: 'bodies_in_flight' }] }) })] }],
     ] as const) {
       const probe = await RawConnection.open(address);
-      probe.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${2 * half.length}\r\n\r\n${half}`);
+      probe.write(refusedHead(path, type, 2 * half.length) + half);
       const refused = await probe.next();
       expect(refused.status, path).toBe(429);
       expect(refused.headers['retry-after']).toBe('1');
@@ -361,19 +369,68 @@ describe('floods of request bodies, without a credential', () => {
     chunked.write(chunk);
     expect((await chunked.next()).status).toBe(429);
     for (let sent = 1; sent < 48 && !chunked.closed; sent++) await chunked.writeAndWait(chunk);
-    await chunked.whenClosed(5000);
+    await chunked.whenClosed(10_000);
     expect(chunked.closed).toBe(true);
+    expect(chunked.unread()).toBe('');
+    // The rest of a refused body that breaks (a chunk size that is not one) closes the connection
+    // without a second answer.
+    const broken = await RawConnection.open(address);
+    broken.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`);
+    expect((await broken.next()).status).toBe(429);
+    broken.write('zz\r\n');
+    await broken.whenClosed(10_000);
+    expect(broken.closed).toBe(true);
+    expect(broken.unread()).toBe('');
     for (const holder of holders) holder.destroy();
-    // A body announced over 1 MiB is refused before it is read, in the OAuth endpoint's format.
+    // fetch (from 127.0.0.1, its share held the same way) writing a chunked body of 8 MiB into the
+    // refusal gets its 429, not a connection reset under it.
+    const fetchHolders = await Promise.all(Array.from({ length: 4 }, () => RawConnection.open('127.0.0.1')));
+    for (const holder of fetchHolders) {
+      holder.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\n\r\n{"query":"{ a }"${' '.repeat(BODY_BYTES - 32 - 16)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (let i = 0; i < 3; i++) {
+      let pieces = 0;
+      const body = new ReadableStream({ pull: (controller) => (++pieces > 128 ? controller.close() : controller.enqueue(new Uint8Array(0x10000).fill(0x20))) });
+      expect((await postBody('/graphql', 'application/json', body)).status).toBe(429);
+    }
+    for (const holder of fetchHolders) holder.destroy();
+    // A body announced over 1 MiB is refused before it is read, in the OAuth endpoint's format, and
+    // the connection closed after the answer.
     const large = await RawConnection.open(address);
     large.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${2 * BODY_BYTES}\r\n\r\n`);
     const tooLarge = await large.next();
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.headers.connection).toBe('close');
     expect(JSON.parse(tooLarge.body)).toEqual({ error: 'invalid_request', error_description: 'The request body is too large (at most 1 MiB).' });
-    large.destroy();
-  }, 60_000);
+    await large.whenClosed(10_000);
+    expect(large.closed).toBe(true);
+    // The consent form answers a browser with a page, not the API's JSON.
+    const consent = await RawConnection.open(address);
+    consent.write(`POST /oauth/authorize HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${2 * BODY_BYTES}\r\n\r\n`);
+    const page = await consent.next();
+    expect(page.status).toBe(413);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain('The request body is too large (at most 1 MiB).');
+    consent.destroy();
+    // A client writing all 8 MiB of such a body reads the 413 (not EPIPE from a connection reset under it).
+    for (const [path, type] of [['/oauth/token', 'application/x-www-form-urlencoded'], ['/graphql', 'application/json']]) {
+      for (let i = 0; i < 3; i++) expect((await postBody(path, type, Buffer.alloc(8 * BODY_BYTES, 0x61))).status, path).toBe(413);
+    }
+    await trickling.whenClosed(45_000 - (Date.now() - trickleStarted));
+    clearInterval(trickle);
+    expect(trickling.closed).toBe(true);
+    expect(Date.now() - trickleStarted).toBeLessThan(45_000);
+    expect(trickling.unread()).toBe('');
+  }, 120_000);
 });
+
+/** A POST with fetch: the answer, its body read. */
+async function postBody(path: string, type: string, body: Buffer | ReadableStream): Promise<Response> {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type }, body, duplex: 'half' } as RequestInit);
+  await response.arrayBuffer();
+  return response;
+}
 
 const BODY_BYTES = 1024 * 1024;
 
@@ -433,6 +490,11 @@ class RawConnection {
         setTimeout(resolve, 100);
       });
     }
+  }
+
+  /** What has arrived and is not part of an answer taken by next(). */
+  unread(): string {
+    return this.buffer.toString('latin1');
   }
 
   async whenClosed(timeoutMs: number) {
