@@ -140,9 +140,9 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       } catch (error) {
         if (row.errorFormat === 'oauth' && error instanceof ApiError) {
           // A request that cannot be read is invalid_request, unless it was refused for the server's
-          // sake (bodies in flight: 429 or 503); the refusal's own headers (Retry-After, Connection) stay.
-          const unread = error.status === 429 || error.status === 503;
-          sendOAuthError(ctx, { message: error.message, extensions: unread ? {} : { oauthError: 'invalid_request' } }, unread || error.status === 413 ? error.status : 400);
+          // sake (bodies in flight: 429 or 503, temporarily_unavailable); its Retry-After stays.
+          const refused = error.status === 429 || error.status === 503;
+          sendOAuthError(ctx, { message: error.message, extensions: refused ? {} : { oauthError: 'invalid_request' } }, error.status);
           ctx.set(error.headers);
           return;
         }
