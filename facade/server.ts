@@ -108,7 +108,7 @@ export async function createPlatform({ db, subgraphUrls, subgraphSecret, routeEx
   mountLanding(router, db, issuer);
   mountClientScript(router);
 
-  const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, log: (message, error) => logger.error({ err: error }, message) });
+  const realtime = new RealtimeGateway({ db, gateway, runner, rateLimits: limits, trustedProxies: proxies, log: (message, error) => logger.error({ err: error }, message) });
   await realtime.start();
 
   const worker = webhookWorker

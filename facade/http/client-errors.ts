@@ -6,13 +6,13 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { ErrorDetail } from '../../subgraphs/kernel/errors.ts';
+import type { ErrorCode, ErrorDetail } from '../../subgraphs/kernel/errors.ts';
 import { errorBody } from './problem.ts';
 import { answeredBeforeItsBody, closeGracefully } from './early-answers.ts';
 
-function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}): void {
+function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}, code: ErrorCode = 'validation_failed'): void {
   const requestId = `req_${randomUUID().replace(/-/g, '')}`;
-  const body = JSON.stringify(errorBody('validation_failed', message, requestId, [detail]));
+  const body = JSON.stringify(errorBody(code, message, requestId, [detail]));
   const head = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'x-request-id': requestId, Connection: 'close', ...headers };
   const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
@@ -43,4 +43,17 @@ export function refuseHandshake(error: Error, socket: Duplex): void {
   // ws names the versions it speaks when the client's is not one of them (RFC 6455 §4.4).
   const headers: Record<string, string> = /Sec-WebSocket-Version/.test(error.message) ? { 'Sec-WebSocket-Version': '13, 8' } : {};
   writeError(socket, 400, `The WebSocket handshake is not valid: ${error.message}.`, { issue: 'invalid_handshake' }, headers);
+}
+
+/**
+ * A WebSocket handshake the gateway has no room for: 429 when the client's address holds its share of
+ * the gateway's sockets, 503 when the gateway holds all it may; either way retry after a second.
+ */
+export function refuseBusyHandshake(socket: Duplex, whose: 'client' | 'total'): void {
+  if (!socket.writable) return void socket.destroy();
+  const [status, code, message] =
+    whose === 'client'
+      ? ([429, 'rate_limited', 'This address holds as many gateway sockets as it may: close one, or retry later.'] as const)
+      : ([503, 'service_unavailable', 'The gateway holds as many sockets as it may: retry later.'] as const);
+  writeError(socket, status, message, { issue: 'socket_limit' }, { 'Retry-After': '1' }, code);
 }

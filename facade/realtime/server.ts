@@ -35,8 +35,9 @@ import type { Credential, RealtimeLimits, SocketState, SubscriptionContext } fro
 import { admitGraphQLRequest, chargeRest, type Admission } from '../graphql/admission.ts';
 import { InFlightBytes, inFlightDocuments, registerMemoryBudget, type Hold } from '../graphql/document-memory.ts';
 import { nextTurn } from '../http/turns.ts';
-import { rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
-import { refuseHandshake } from '../http/client-errors.ts';
+import { addressKey, rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
+import { refuseBusyHandshake, refuseHandshake } from '../http/client-errors.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { setting } from '../../subgraphs/kernel/config.ts';
 
 export const CLOSE_CODES = {
@@ -68,6 +69,7 @@ export function realtimeLimits(): RealtimeLimits {
   return {
     maxSubscriptionsPerSocket: setting('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET'),
     maxSocketsPerCredential: setting('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL'),
+    maxPendingSubscribes: setting('GATEWAY_MAX_PENDING_SUBSCRIBES'),
     maxQueued: setting('GATEWAY_MAX_QUEUED'),
     maxQueuedBytes: setting('GATEWAY_MAX_QUEUED_KB') * 1024,
     slowConsumerCode: CLOSE_CODES.slowConsumer,
@@ -84,6 +86,32 @@ registerMemoryBudget('gateway_subscriptions', subscriptionMemory.maxBytes, () =>
  * subscriber, docs/benchmarks.md#realtime-gateway).
  */
 export const SUBSCRIPTION_BYTES = 12 * 1024;
+
+/**
+ * What a subscribe message holds while it waits for its turn to start: graphql-ws's bookkeeping and
+ * its promises (measured at about 3 KiB in a heap snapshot of 14,000 waiting), and its text and
+ * variables, charged before it waits (waitingBytes).
+ */
+export const WAITING_SUBSCRIBE_BYTES = 4 * 1024;
+
+/**
+ * What an open socket holds: its ws and graphql-ws state and its share of the transport (measured at
+ * about 6 KiB in a heap snapshot of 1,000 idle sockets), charged from the handshake, before any
+ * credential is known, to the client's address.
+ */
+export const SOCKET_BYTES = 8 * 1024;
+
+/** What the gateway's open sockets may hold in all, and per client address (GATEWAY_SOCKETS_MB, GATEWAY_SOCKETS_PER_ADDRESS_MB). */
+export const socketMemory = new InFlightBytes(setting('GATEWAY_SOCKETS_MB') * 1024 * 1024, setting('GATEWAY_SOCKETS_PER_ADDRESS_MB') * 1024 * 1024);
+registerMemoryBudget('gateway_sockets', socketMemory.maxBytes, () => socketMemory.bytes);
+
+/** The bytes a waiting subscribe message is charged: its share, and its text and variables as parsed JSON. */
+function waitingBytes(payload: { query?: unknown; operationName?: unknown; variables?: unknown }): number {
+  const text = (typeof payload.query === 'string' ? payload.query.length : 0) + (typeof payload.operationName === 'string' ? payload.operationName.length : 0);
+  // The message was at most 64 KiB of JSON: measuring its variables again costs no more than that.
+  const variables = payload.variables == null ? 0 : JSON.stringify(payload.variables).length;
+  return WAITING_SUBSCRIBE_BYTES + 2 * text + 3 * variables;
+}
 
 // Documents held by running subscriptions, each counted once however many subscriptions share it
 // (a thousand overlays sending one text share one parse): held from the first subscription's
@@ -128,6 +156,16 @@ function holdSubscription(credential: string, document: DocumentNode, documentBy
   };
 }
 
+// A subscription refused for the gateway's memory: the credential's share (rate_limited) or everyone's
+// (service_unavailable). Made once, as a flood may be refused thousands of times.
+const MEMORY_REFUSALS = {
+  client: new GraphQLError('This key or token holds too much in subscriptions being started or running: retry later.', {
+    extensions: { code: 'rate_limited', details: [{ issue: 'memory_limit' }], retryAfter: 1 },
+  }),
+  total: new GraphQLError('The gateway holds too much in subscriptions: retry later.', { extensions: { code: 'service_unavailable', details: [{ issue: 'memory_limit' }], retryAfter: 1 } }),
+};
+const memoryRefusal = (which: 'client' | 'total'): GraphQLError => MEMORY_REFUSALS[which];
+
 interface Socket extends SocketState {
   ws: WebSocket;
   alive: boolean;
@@ -139,6 +177,8 @@ export interface RealtimeOptions {
   runner: OperationRunner;
   /** Each subscription spends its estimated cost from its credential's quota, as a /graphql operation does. */
   rateLimits: RateLimits;
+  /** Proxies trusted in front (TRUST_PROXY): whose address a handshake's X-Forwarded-For names. */
+  trustedProxies?: number;
   log: (message: string, error?: unknown) => void;
   pingMs?: number;
   sweepMs?: number;
@@ -156,6 +196,14 @@ export class RealtimeGateway {
   private readonly accessChecks = new Map<string, PreparedOperation>();
   /** By credential: the last subscription being prepared (the next one waits for it); none when idle. */
   private readonly preparing = new Map<string, Promise<void>>();
+  /** By credential: its subscribe messages waiting for their turn or being prepared; none when idle. */
+  private readonly waiting = new Map<string, number>();
+  // Made once: a flood is refused thousands of times, and an error's stack trace costs more than its message.
+  private readonly tooManyPending = [
+    new GraphQLError(`At most ${this.limits.maxPendingSubscribes} subscriptions of one key or token wait to start at once: retry later.`, {
+      extensions: { code: 'rate_limited', details: [{ issue: 'too_many_pending' }], retryAfter: 1 },
+    }),
+  ];
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: RealtimeOptions) {
@@ -184,7 +232,16 @@ export class RealtimeGateway {
       const kind = path === GATEWAY_PATHS.token ? 'token' : path === GATEWAY_PATHS.key ? 'key' : null;
       // A WebSocket is opened by GET (RFC 6455 §4.1); anything else is an HTTP request that may ignore its Upgrade.
       if (!kind || request.method !== 'GET' || request.headers.upgrade?.toLowerCase() !== 'websocket') return elsewhere(request, socket, head);
-      this.transport.upgrade(this.servers[kind], request, socket, head);
+      // Charged before the handshake is read further: an address that opens sockets without ever
+      // naming a credential holds its share of the budget, not the process's heap.
+      const held = socketMemory.reserve(addressKey(clientAddress(request, this.options.trustedProxies ?? 0)), SOCKET_BYTES);
+      if (typeof held === 'string') return refuseBusyHandshake(socket, held);
+      socket.once('close', () => held.release());
+      // A burst of handshakes takes turns (a few each millisecond), as expensive steps do: /healthz
+      // and everyone else are answered between them.
+      void nextTurn().then(() => {
+        if (!socket.destroyed) this.transport.upgrade(this.servers[kind], request, socket, head);
+      });
     });
   }
 
@@ -210,19 +267,27 @@ export class RealtimeGateway {
       connectionInitWaitTimeout: 10_000,
       subscribe: deliverSubscription,
       onConnect: async (ctx) => {
-        const credential = await this.authenticate(kind, ctx.connectionParams ?? {});
+        // The socket takes its credential's place before the credential is read, so that a key or
+        // token that holds its sockets (open or being checked) is refused before it costs a database
+        // read; a credential found invalid gives its place back.
+        const claimed = this.secretHash(kind, ctx.connectionParams ?? {});
+        const count = this.perCredential.get(claimed) ?? 0;
+        if (count >= this.limits.maxSocketsPerCredential) {
+          ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
+          return false;
+        }
+        this.perCredential.set(claimed, count + 1);
+        const credential = await this.authenticate(kind, ctx.connectionParams ?? {}).catch((error: unknown) => {
+          this.giveBackPlace(claimed);
+          throw error;
+        });
+        if (!credential || credential === 'unavailable' || ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) this.giveBackPlace(claimed);
         if (credential === 'unavailable') {
           // Not a bad credential: one that cannot be checked now. Clients retry 1013 by themselves.
           ctx.extra.socket.close(CLOSE_CODES.tryAgainLater, `The database cannot be reached: reconnect in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`);
           return false;
         }
-        if (!credential) return false;
-        const count = this.perCredential.get(credential.hash) ?? 0;
-        if (count >= this.limits.maxSocketsPerCredential) {
-          ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
-          return false;
-        }
-        this.perCredential.set(credential.hash, count + 1);
+        if (!credential || ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
         const socket: Socket = { ws: ctx.extra.socket, credential, alive: true, close: (code, reason) => ctx.extra.socket.close(code, reason) };
         this.sockets.add(socket);
         this.socketOf.set(ctx.extra.socket, socket);
@@ -239,8 +304,14 @@ export class RealtimeGateway {
         }
         // One at a time per key or token (across its sockets), each in a turn of the event loop of its
         // own: a burst of subscribe messages is prepared one after another, with other requests
-        // answered between them.
+        // answered between them. What waits is bounded, in messages and in bytes, and charged before
+        // it waits: past the bounds a message is refused at once.
         const credential = socket.credential.hash;
+        const waitingNow = this.waiting.get(credential) ?? 0;
+        if (waitingNow >= this.limits.maxPendingSubscribes) return this.tooManyPending;
+        const held = subscriptionMemory.reserve(`gateway:${credential}`, waitingBytes(payload));
+        if (typeof held === 'string') return [memoryRefusal(held)];
+        this.waiting.set(credential, waitingNow + 1);
         const previous = this.preparing.get(credential) ?? Promise.resolve();
         let done!: () => void;
         const mine = new Promise<void>((resolve) => (done = resolve));
@@ -254,12 +325,34 @@ export class RealtimeGateway {
           if (!(error instanceof ApiError) && !(error instanceof GraphQLError) && !isDatabaseUnavailable(error)) this.options.log('subscription failed to start', error);
           return [asGraphQLError(error)];
         } finally {
+          held.release();
+          const left = (this.waiting.get(credential) ?? 1) - 1;
+          if (left > 0) this.waiting.set(credential, left);
+          else this.waiting.delete(credential);
           done();
           if (this.preparing.get(credential) === mine) this.preparing.delete(credential);
         }
       },
     });
     return wss;
+  }
+
+  /** The hash the credential in these connection parameters is known by once checked (authenticate), as sent. */
+  private secretHash(kind: 'token' | 'key', params: Record<string, unknown>): string {
+    const { authorization, apiKey, overlayToken } = params;
+    const secret =
+      kind === 'token'
+        ? typeof authorization === 'string' && authorization.slice(0, 1000).replace(/^Bearer\s+/i, '')
+        : typeof apiKey === 'string' && apiKey
+          ? apiKey
+          : typeof overlayToken === 'string' && overlayToken;
+    return sha256(typeof secret === 'string' ? secret : '');
+  }
+
+  private giveBackPlace(hash: string): void {
+    const count = (this.perCredential.get(hash) ?? 1) - 1;
+    if (count > 0) this.perCredential.set(hash, count);
+    else this.perCredential.delete(hash);
   }
 
   /** The socket's credential; null when it is not valid, 'unavailable' when it could not be checked. */
@@ -317,11 +410,7 @@ export class RealtimeGateway {
     ];
     const entry = await this.options.rateLimits.take(policy, key, 1);
     if (!entry.allowed) return rateLimited(entry);
-    const busy = (which: 'client' | 'total') =>
-      new GraphQLError(
-        which === 'client' ? 'This key or token holds too much in subscriptions being started or running: retry later.' : 'The gateway holds too much in subscriptions: retry later.',
-        { extensions: { code: which === 'client' ? 'rate_limited' : 'service_unavailable', details: [{ issue: 'memory_limit' }], retryAfter: 1 } },
-      );
+    const busy = memoryRefusal;
     const credential = `gateway:${socket.credential.hash}`;
     // Parsed, measured and validated in one synchronous step (nothing else runs while the parse is
     // held uncounted), then held in the in-flight budget while the subscription is prepared. Parsed
@@ -420,9 +509,7 @@ export class RealtimeGateway {
   private forget(ws: WebSocket): void {
     const socket = this.socketOf.get(ws);
     if (!socket || !this.sockets.delete(socket)) return;
-    const count = (this.perCredential.get(socket.credential.hash) ?? 1) - 1;
-    if (count > 0) this.perCredential.set(socket.credential.hash, count);
-    else this.perCredential.delete(socket.credential.hash);
+    this.giveBackPlace(socket.credential.hash);
   }
 
   private ping(): void {
@@ -443,15 +530,19 @@ export class RealtimeGateway {
    */
   private async sweep(): Promise<void> {
     if (this.sockets.size === 0) return;
+    // Only the sockets open when the check starts are judged by it: one that connects while the check
+    // waits for the database has had its credential checked just now, and the next sweep includes it.
+    const judged = [...this.sockets];
     const hashes = { key: new Set<string>(), overlay: new Set<string>(), token: new Set<string>() };
-    for (const socket of this.sockets) hashes[socket.credential.overlay ? 'overlay' : socket.credential.kind].add(socket.credential.hash);
+    for (const socket of judged) hashes[socket.credential.overlay ? 'overlay' : socket.credential.kind].add(socket.credential.hash);
     const [keys, overlays, tokens] = await Promise.all([
       hashes.key.size ? usableApiKeys(this.options.db.sql, [...hashes.key]) : new Set<string>(),
       hashes.overlay.size ? usableOverlayTokens(this.options.db.sql, [...hashes.overlay]) : new Set<string>(),
       hashes.token.size ? resolveAuthorities(this.options.db.sql, [...hashes.token]) : new Map<string, Authority>(),
     ]);
     const valid = new Set<string>([...keys, ...overlays, ...tokens.keys()]);
-    for (const socket of this.sockets) {
+    for (const socket of judged) {
+      if (!this.sockets.has(socket)) continue;
       const { credential } = socket;
       if (!valid.has(credential.hash)) socket.ws.close(CLOSE_CODES.forbidden, 'The credential was revoked or has expired.');
       else credential.checked(tokens.get(credential.hash));

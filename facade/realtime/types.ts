@@ -35,6 +35,8 @@ export interface RealtimeLimits {
   maxSubscriptionsPerSocket: number;
   /** Sockets one key or token may hold open on one instance. */
   maxSocketsPerCredential: number;
+  /** Subscribe messages of one key or token that may wait to start on one instance, its sockets together. */
+  maxPendingSubscribes: number;
   /** Changes a subscription may have waiting before it is closed as too slow. */
   maxQueued: number;
   /** The same in bytes (estimated, hub.ts changeBytes). */

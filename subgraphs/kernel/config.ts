@@ -219,7 +219,10 @@ export const SETTINGS = {
   GATEWAY_MAX_QUEUED: define({ schema: wholeNumber(1, 1_000_000_000), default: '1000', expects: 'a whole number from 1 to 1000000000', meaning: "a slow subscription's backlog in changes before its socket is closed with 4008" }),
   GATEWAY_MAX_QUEUED_KB: define({ schema: wholeNumber(1, 1_073_741_824), default: '1024', expects: 'a whole number of KiB from 1 to 1073741824', meaning: 'the same in KiB' }),
   GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET: define({ schema: wholeNumber(1, 1_000_000_000), default: '50', expects: 'a whole number from 1 to 1000000000', meaning: 'subscriptions one socket may run at once' }),
-  GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: define({ schema: wholeNumber(1, 1_000_000_000), default: '2000', expects: 'a whole number from 1 to 1000000000', meaning: 'sockets one key or token may hold open at once' }),
+  GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: define({ schema: wholeNumber(1, 1_000_000_000), default: '100', expects: 'a whole number from 1 to 1000000000', meaning: 'sockets one key or token may hold open at once; past it a socket is closed with 4029' }),
+  GATEWAY_MAX_PENDING_SUBSCRIBES: define({ schema: wholeNumber(1, 1_000_000_000), default: '100', expects: 'a whole number from 1 to 1000000000', meaning: 'subscribe messages of one key or token waiting for their turn to start, all its sockets together; past it one is refused at once (`rate_limited`, `too_many_pending`)' }),
+  GATEWAY_SOCKETS_MB: define({ schema: wholeNumber(1, 1_048_576), default: '16', expects: 'a whole number of MiB from 1 to 1048576', meaning: "bytes the gateway's open sockets may hold (8 KiB each), in all; past it a handshake is answered 503 ([realtime](#realtime-gateway))" }),
+  GATEWAY_SOCKETS_PER_ADDRESS_MB: define({ schema: wholeNumber(1, 1_048_576), default: '8', expects: 'a whole number of MiB from 1 to 1048576', meaning: 'the same, per client address (an IPv6 /64); past it a handshake is answered 429' }),
   GATEWAY_PING_MS: define({ schema: milliseconds(10), default: '15000', expects: msText(10), meaning: 'how often the gateway pings each socket' }),
 
   // ── webhooks ──

@@ -61,6 +61,10 @@ interface Seen {
   healthFailures: string[];
   heapMiB: number;
   overBudget: string[];
+  /** The most each budget was seen to hold (bytes), by its /metrics label. */
+  mostUsed: Record<string, number>;
+  /** /healthz answers slower than 500 ms: when they were asked (ms since the watch began) and how long they took. */
+  slowAnswers: [number, number][];
 }
 
 interface Watch {
@@ -73,10 +77,15 @@ interface Watch {
 const WATCHER = `
 const { parentPort, workerData: base } = require('node:worker_threads');
 let running = true;
-const seen = { slowestHealthMs: 0, healthFailures: [], heapMiB: 0, overBudget: [] };
+const seen = { slowestHealthMs: 0, healthFailures: [], heapMiB: 0, overBudget: [], mostUsed: {}, slowAnswers: [] };
+const began = performance.now();
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 parentPort.on('message', () => (running = false));
 (async () => {
+  // The watcher's own first request (a new connection, the fetch machinery's first use) is not the
+  // server's answer time: made before watching starts.
+  await fetch(base + '/healthz').then((response) => response.text(), () => undefined);
+  parentPort.postMessage('ready');
   const health = (async () => {
     while (running) {
       // The time to the answer is what counts (the test fails above 1 s); the abort only keeps a
@@ -89,7 +98,9 @@ parentPort.on('message', () => (running = false));
       } catch (error) {
         seen.healthFailures.push(String(error));
       }
-      seen.slowestHealthMs = Math.max(seen.slowestHealthMs, performance.now() - started);
+      const took = performance.now() - started;
+      seen.slowestHealthMs = Math.max(seen.slowestHealthMs, took);
+      if (took > 500) seen.slowAnswers.push([Math.round(started - began), Math.round(took)]);
       await pause(100);
     }
   })();
@@ -101,12 +112,13 @@ parentPort.on('message', () => (running = false));
         if (heap) seen.heapMiB = Math.max(seen.heapMiB, Number(heap[1]) / 2 ** 20);
         const limits = new Map([...text.matchAll(/^memory_budget_limit_bytes\\{budget="([^"]+)"\\} (\\S+)/gm)].map((m) => [m[1], Number(m[2])]));
         for (const [, name, used] of text.matchAll(/^memory_budget_used_bytes\\{budget="([^"]+)"\\} (\\S+)/gm)) {
+          seen.mostUsed[name] = Math.max(seen.mostUsed[name] ?? 0, Number(used));
           if (Number(used) > (limits.get(name) ?? 0)) seen.overBudget.push(name + ': ' + used + ' of ' + limits.get(name));
         }
       } catch (error) {
         seen.healthFailures.push('metrics: ' + error);
       }
-      await pause(500);
+      await pause(250);
     }
   })();
   await Promise.all([health, metrics]);
@@ -114,11 +126,15 @@ parentPort.on('message', () => (running = false));
 })();
 `;
 
-/** Asks /healthz every 100 ms and reads /metrics every 500 ms while a flood runs. */
-function watch(): Watch {
+/** Asks /healthz every 100 ms and reads /metrics every 250 ms while a flood runs; answers once it watches. */
+async function watch(): Promise<Watch> {
   const worker = new Worker(WATCHER, { eval: true, workerData: base });
   const result = new Promise<Seen>((resolve, reject) => {
-    worker.once('message', resolve);
+    worker.on('message', (message) => message !== 'ready' && resolve(message));
+    worker.once('error', reject);
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (message) => message === 'ready' && resolve());
     worker.once('error', reject);
   });
   return {
@@ -133,6 +149,7 @@ function watch(): Watch {
 
 async function expectSurvived(watching: Watch, slowestHealthMs = 1000) {
   const seen = await watching.stop();
+  if (seen.slowAnswers.length) console.info(`slow /healthz answers [asked at ms, took ms]: ${JSON.stringify(seen.slowAnswers.slice(0, 20))}`);
   expect(isAlive(server.pid), `the server died:\n${server.output().slice(-2000)}`).toBe(true);
   expect(seen.healthFailures).toEqual([]);
   expect(seen.slowestHealthMs).toBeLessThan(slowestHealthMs);
@@ -186,7 +203,7 @@ describe('floods of distinct GraphQL documents', () => {
     ['GET', 'no credential', get, undefined],
     ['GET', 'a token', get, 'demo-token-app'],
   ] as const)('by %s with %s: the server lives and stays within its budgets', async (method, _who, send, token) => {
-    const watching = watch();
+    const watching = await watch();
     // GET carries the text in the URL (16 KB of request line and headers at most): a shorter admitted document.
     const admitted = (i: number) => admittedDocument(i, method === 'GET' ? 8_000 : 28_000);
     const statuses = await flood(300, 16, (i) => send(i % 2 ? refusedDocument(i) : admitted(i), token));
@@ -205,7 +222,7 @@ describe('floods of distinct documents that run directly on a subgraph', () => {
     ['no credential', undefined],
     ['a token', 'demo-token-app'],
   ] as const)('with %s: the server lives and stays within its budgets', async (_who, token) => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(300, 16, (i) => post(direct(i), token));
     await expectSurvived(watching);
     expect([...statuses.keys()].every((status) => [200, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
@@ -226,7 +243,7 @@ describe('floods of distinct document ids', () => {
     ['no credential', undefined],
     ['a token', 'demo-token-app'],
   ] as const)('with %s: answered 200/404 (or past a quota), the server lives', async (_who, token) => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(2000, 24, (i) => named(i, token));
     await expectSurvived(watching);
     expect([...statuses.keys()].every((status) => [200, 404, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
@@ -247,7 +264,7 @@ describe('floods of distinct tournament reads', () => {
     return fetch(`${base}/api/v2/events/evt_open/stages/${stage}/${route}?${query}`, { headers });
   };
   it('3,000 distinct standings and stage-match reads with and without credentials: answered 2xx/4xx, the server lives', async () => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(3000, 24, read);
     await expectSurvived(watching);
     expect([...statuses.keys()].every((status) => [200, 400, 401, 404, 429, 503].includes(status)), JSON.stringify([...statuses])).toBe(true);
@@ -264,7 +281,7 @@ describe('floods of request bodies, without a credential', () => {
     ['/graphql', 'POST /graphql'],
     ['/api/v2/events/evt_open/stages', 'a REST write'],
   ] as const)('deeply nested bodies to %s (%s): refused before parsing, the server lives', async (path, _what) => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(96, 12, (i) =>
       fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'if-match': '"1"', 'idempotency-key': `deep-${i}` }, body: deep(i) }),
     );
@@ -275,7 +292,7 @@ describe('floods of request bodies, without a credential', () => {
   }, 180_000);
 
   it('form bodies of 180,000 distinct keys to the OAuth endpoints: refused before they are split, the server lives', async () => {
-    const watching = watch();
+    const watching = await watch();
     const form = (i: number) => Array.from({ length: 180_000 }, (_, k) => `k${i}_${k}`).join('&').slice(0, 1_000_000);
     const statuses = await flood(48, 8, (i) =>
       fetch(`${base}${['/oauth/token', '/oauth/revoke', '/oauth/introspect'][i % 3]}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(i) }),
@@ -286,7 +303,7 @@ describe('floods of request bodies, without a credential', () => {
   }, 180_000);
 
   it('bodies that never finish arriving: each address holds a bounded share, the server lives', async () => {
-    const watching = watch();
+    const watching = await watch();
     const sockets: net.Socket[] = [];
     const answers: string[] = [];
     // The head, the start of the JSON and spaces: 16 bytes short of the length announced.
@@ -557,7 +574,7 @@ describe('floods of overlay tokens', () => {
     const first = await issue(3000);
     expect(first.status).toBe(201);
     const { token } = (await first.json()).data;
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(3000, 24, (i) => {
       const overlay = i % 2 ? `ovl_flood_${i}_${'t'.repeat(i % 180)}` : token;
       const path = i % 4 === 0 ? `/api/v2/events/evt_open/stages/stg_flood_${i}/matches` : `/api/v1/events/${i % 5 ? 'evt_open' : 'evt_live'}/matches?limit=${(i % 100) + 1}&stageId=stg_flood_${i}`;
@@ -581,7 +598,7 @@ describe('floods of overlay tokens', () => {
   }, 180_000);
 
   it('3,000 requests for the overlay pages and their assets, the token record, the index and the realtime script, with distinct addresses and tokens: 2xx/4xx only, the server lives', async () => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(3000, 24, (i) => {
       const token = `ovl_page_${i}_${'p'.repeat(i % 150)}`;
       const accept = i % 2 ? 'text/html' : 'application/json';
@@ -604,7 +621,7 @@ describe('floods of overlay tokens', () => {
   }, 180_000);
 
   it('1,000 issuances, valid and for unknown events: 201 up to the limit of the event, then 409; 400 for unknown events; the server lives', async () => {
-    const watching = watch();
+    const watching = await watch();
     const statuses = await flood(1000, 24, (i) => issue(i, i % 2 ? 'evt_open' : `evt_flood_${i}`));
     await expectSurvived(watching);
     // Unknown events are refused; evt_open takes tokens up to its 100 that work (one issued above), then 409.
@@ -621,7 +638,7 @@ describe('floods of gateway messages', () => {
     ['/api/v1/gateway', { apiKey: 'demo-org-key-0001' }, 'subscribe'],
     ['/api/v1/gateway', { apiKey: 'demo-org-key-0001' }, 'subscribe/complete'],
   ] as const)('on %s: a %s flood of 30,000 messages closes the socket with 4429 and the server lives', async (path, params, kind) => {
-    const watching = watch();
+    const watching = await watch();
     const ws = await openSocket(path, params);
     const closed = closeOf(ws);
     // As fast as the socket takes them, distinct subscriptions near the limits.
@@ -635,7 +652,7 @@ describe('floods of gateway messages', () => {
   }, 120_000);
 
   it('many sockets of one key, each within the message limit, subscribing distinct documents: budgets hold', async () => {
-    const watching = watch();
+    const watching = await watch();
     const sockets = await Promise.all(Array.from({ length: 20 }, () => openSocket('/api/v1/gateway', { apiKey: 'demo-org-key-0001' })));
     const answers = new Map<string, number>();
     for (const ws of sockets) {
@@ -654,6 +671,178 @@ describe('floods of gateway messages', () => {
     expect([...answers.keys()].every((code) => ['rate_limited', 'service_unavailable', 'too_many_subscriptions', 'not_found'].includes(code)), JSON.stringify([...answers])).toBe(true);
     for (const ws of sockets) ws.close();
   }, 120_000);
+});
+
+/**
+ * The slowest /healthz answer while nothing else runs, measured now: what a flood's answers are held
+ * against, so that a machine busy with other work does not fail the test and a stall still does.
+ */
+async function healthBaseline(): Promise<number> {
+  const watching = await watch();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  return (await watching.stop()).slowestHealthMs;
+}
+
+interface SocketFlood {
+  /** Handshakes refused, by HTTP status. */
+  handshakes: Map<number, number>;
+  /** Sockets the server closed, by close code (before the flood let go of them). */
+  closes: Map<number, number>;
+  acknowledged: number;
+  /** Subscriptions refused, by `code:issue`. */
+  refusals: Map<string, number>;
+}
+
+const count = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+
+/**
+ * Opens `sockets` sockets at once, each with the connection parameters `credential(i)` gives (none:
+ * it never sends connection_init), and sends `subscribes` subscribe messages on each as soon as it
+ * is acknowledged; once every socket is answered (acknowledged, closed or refused; open, without
+ * connection_init), holds them `holdMs` for the subscriptions' answers, then drops them all.
+ */
+interface FloodCredential {
+  path: string;
+  /** connection_init's payload; null: none is sent. */
+  params: Record<string, string> | null;
+  /** The event its subscriptions follow. */
+  eventId: string;
+}
+
+async function socketFlood(credential: (i: number) => FloodCredential, sockets: number, subscribes: number, holdMs = 3000): Promise<SocketFlood> {
+  const seen: SocketFlood = { handshakes: new Map(), closes: new Map(), acknowledged: 0, refusals: new Map() };
+  let lettingGo = false;
+  const opened = Array.from({ length: sockets }, (_, i) => {
+    const { path, params, eventId } = credential(i);
+    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, 'graphql-transport-ws');
+    let refused = false;
+    let answered!: () => void;
+    const decided = new Promise<void>((resolve) => (answered = resolve));
+    const settled = new Promise<void>((resolve) => {
+      ws.on('unexpected-response', (_request, response) => {
+        refused = true;
+        count(seen.handshakes, response.statusCode ?? 0);
+        response.resume();
+        ws.terminate();
+      });
+      ws.on('error', () => undefined);
+      ws.once('close', (code) => {
+        if (!lettingGo && !refused) count(seen.closes, code);
+        answered();
+        resolve();
+      });
+    });
+    ws.once('open', () => (params ? ws.send(JSON.stringify({ type: 'connection_init', payload: params })) : answered()));
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data));
+      if (message.type === 'connection_ack') {
+        seen.acknowledged++;
+        answered();
+        // Small and alike, as many overlays send: what costs is their number, not their text.
+        for (let s = 0; s < subscribes; s++) {
+          const query = s % 2 ? `subscription { eventChanged(eventId: "${eventId}") { cursor } }` : `subscription { matchChanged(eventId: "${eventId}") { cursor match { id } } }`;
+          ws.send(JSON.stringify({ id: `s${s}`, type: 'subscribe', payload: { query } }));
+        }
+      } else if (message.type === 'error') {
+        const { code, details } = message.payload?.[0]?.extensions ?? {};
+        count(seen.refusals, `${code}:${details?.[0]?.issue ?? ''}`);
+      }
+    });
+    return { ws, settled, decided };
+  });
+  await Promise.race([Promise.all(opened.map(({ decided }) => decided)), new Promise((resolve) => setTimeout(resolve, 90_000))]);
+  await new Promise((resolve) => setTimeout(resolve, holdMs));
+  lettingGo = true;
+  for (const { ws } of opened) ws.terminate();
+  await Promise.all(opened.map(({ settled }) => settled));
+  return seen;
+}
+
+/** The budget's figure in /metrics now. */
+async function budgetUsed(name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(new RegExp(`^memory_budget_used_bytes\\{budget="${name}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+}
+
+describe('floods of gateway sockets', () => {
+  const app: FloodCredential = { path: '/graphql', params: { authorization: 'Bearer demo-token-app' }, eventId: 'evt_open' };
+  const key: FloodCredential = { path: '/api/v1/gateway', params: { apiKey: 'demo-org-key-0001' }, eventId: 'evt_open' };
+  let overlay: FloodCredential;
+  beforeAll(async () => {
+    // evt_live: the overlay-token floods above take evt_open's tokens up to its limit.
+    const issued = await fetch(`${base}/api/v2/organisations/org_demo/overlay-tokens`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-token-alice', 'content-type': 'application/json' },
+      body: JSON.stringify({ eventId: 'evt_live', label: 'Gateway flood', expiresIn: 3600 }),
+    });
+    expect(issued.status).toBe(201);
+    overlay = { path: '/api/v1/gateway', params: { overlayToken: (await issued.json()).data.token }, eventId: 'evt_live' };
+  });
+
+  // What a flood may be answered: sockets past a credential's 100 closed with 4029, handshakes past
+  // an address's share of the sockets' budget 429 (503 past the process's), and subscriptions past
+  // the waiting queue, the memory budget or a socket's 50 refused with their own error message.
+  const CLOSES = [4029];
+  const HANDSHAKES = [429, 503];
+  const REFUSALS = ['rate_limited:too_many_pending', 'rate_limited:memory_limit', 'rate_limited:rate_limit_exceeded', 'service_unavailable:memory_limit', 'too_many_subscriptions:'];
+
+  async function expectHeld(flood: () => Promise<SocketFlood>, expectations: { acknowledgedAtMost: number; refused: boolean; closes?: number[] }) {
+    const baseline = await healthBaseline();
+    const watching = await watch();
+    const seen = await flood();
+    const figures = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v instanceof Map ? [...v] : v]));
+    const survived = await expectSurvived(watching, baseline + 1000).catch((error: unknown) => {
+      console.info(`gateway flood, failed: ${JSON.stringify({ baseline, ...figures })}`);
+      throw error;
+    });
+    const summary = JSON.stringify({ baseline, slowest: survived.slowestHealthMs, ...figures });
+    console.info(`gateway flood: ${summary}`);
+    expect([...seen.closes.keys()].every((code) => (expectations.closes ?? CLOSES).includes(code)), summary).toBe(true);
+    expect([...seen.handshakes.keys()].every((status) => HANDSHAKES.includes(status)), summary).toBe(true);
+    expect([...seen.refusals.keys()].every((refusal) => REFUSALS.includes(refusal)), summary).toBe(true);
+    expect(seen.acknowledged, summary).toBeLessThanOrEqual(expectations.acknowledgedAtMost);
+    if (expectations.refused) expect(seen.refusals.size + seen.closes.size + seen.handshakes.size, summary).toBeGreaterThan(0);
+    // The sockets' budget moved with the flood, and both went back to nothing once it let go.
+    expect(survived.mostUsed.gateway_sockets, summary).toBeGreaterThan(0);
+    await expect.poll(() => budgetUsed('gateway_sockets'), { timeout: 15_000, interval: 250 }).toBe(0);
+    await expect.poll(() => budgetUsed('gateway_subscriptions'), { timeout: 15_000, interval: 250 }).toBe(0);
+    return { seen, survived };
+  }
+
+  it.each([
+    ['an overlay token', '/api/v1/gateway', 300],
+    ['an access token', '/graphql', 300],
+    ['an API key', '/api/v1/gateway', 2000],
+    ['an access token', '/graphql', 2000],
+  ] as const)('%s on %s: %i sockets × 50 subscribes are bounded, the server lives', async (_name, path, sockets) => {
+    const credential = path === '/graphql' ? app : sockets === 300 ? overlay : key;
+    const { seen, survived } = await expectHeld(() => socketFlood(() => credential, sockets, 50), { acknowledgedAtMost: 100, refused: true });
+    // Charged before anything waited: the running subscriptions' budget moved, and no more than one
+    // credential's share of it was ever held.
+    expect(survived.mostUsed.gateway_subscriptions).toBeGreaterThan(0);
+    expect(survived.mostUsed.gateway_subscriptions).toBeLessThanOrEqual(16 * 1024 * 1024);
+    // Every socket was acknowledged (100: the credential's limit), closed with 4029 or refused at its handshake.
+    expect(seen.acknowledged + (seen.closes.get(4029) ?? 0) + [...seen.handshakes.values()].reduce((a, b) => a + b, 0)).toBe(sockets);
+  }, 180_000);
+
+  it('5 credentials mixed on both paths, 2,000 sockets × 50 subscribes: bounded per credential and in all, the server lives', async () => {
+    const credentials = [app, key, overlay, { ...app, params: { authorization: 'Bearer demo-token-alice' } }, { ...key, params: { apiKey: 'demo-org-key-0002' }, eventId: 'evt_rival' }];
+    const { survived } = await expectHeld(() => socketFlood((i) => credentials[i % credentials.length], 2000, 50), { acknowledgedAtMost: 500, refused: true });
+    expect(survived.mostUsed.gateway_subscriptions).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('anonymous: 2,000 sockets that never send connection_init and 2,000 with distinct unknown credentials hold their address\'s share, the server lives', async () => {
+    await expectHeld(() => socketFlood(() => ({ path: '/api/v1/gateway', params: null, eventId: 'evt_open' }), 2000, 0), { acknowledgedAtMost: 0, refused: true });
+    await expectHeld(
+      () =>
+        socketFlood(
+          (i): FloodCredential => (i % 2 ? { path: '/graphql', params: { authorization: `Bearer flood-${i}-${'t'.repeat(i % 200)}` }, eventId: 'evt_open' } : { path: '/api/v1/gateway', params: { overlayToken: `ovl_flood_${i}` }, eventId: 'evt_open' }),
+          2000,
+          50,
+        ),
+      { acknowledgedAtMost: 0, refused: false, closes: [4403] },
+    );
+  }, 180_000);
 });
 
 const CREATIONS = 600;
@@ -676,7 +865,7 @@ function creation(i: number): { headers: Record<string, string>; body: string; v
 
 describe('a flood of event creations', () => {
   it('leaves the process alive and healthy, with no 5xx and one event per valid request', async () => {
-    const watching = watch();
+    const watching = await watch();
     const statuses: number[] = [];
     let next = 0;
     await Promise.all(
