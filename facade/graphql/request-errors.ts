@@ -90,7 +90,7 @@ export function conditionalIntrospectionRule(context: ValidationContext): ASTVis
 }
 
 /** Why GetOperation() found no operation, in graphql-js's words. */
-function unresolvedOperation(document: DocumentNode, operationName: string | undefined): string {
+export function unresolvedOperation(document: DocumentNode, operationName: string | undefined): string {
   if (operationName) return `Unknown operation named "${operationName}".`;
   const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
   return operations > 1 ? 'Must provide operation name if query contains multiple operations.' : 'Must provide an operation.';

@@ -8,6 +8,8 @@
 //   whatever their size, and a parse of a 1 MiB text takes more than its heap);
 // - only router.yaml's propagated headers reach a subgraph, and the shared secret is set from the
 //   router's environment (a client's own svc-subgraph-secret never passes);
+// - a batch, a mutation by GET and an operationName the document lacks are refused as on /graphql
+//   (400, 405 with Allow: POST, 400), an empty operationName is none;
 // - variables and extensions as /graphql takes them (32 deep, 10,000 values, storable text), then
 //   /graphql's operation limits and cost (limits.ts) on every operation;
 // - a subgraph that cannot be reached, does not answer within the timeout or answers anything but
@@ -26,6 +28,7 @@ import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 import { measureDocument } from '../graphql/limits.ts';
 import { loadManifest } from '../graphql/trusted-documents.ts';
+import { unresolvedOperation } from '../graphql/request-errors.ts';
 import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import type { RouterConfig } from './router-config.ts';
 
@@ -105,6 +108,38 @@ const requestValues = (): GatewayPlugin => ({
     const detail = findUnsafeValue(params.variables ?? null, 'variables', MAX_REQUEST_VALUES) ?? findUnsafeValue(params.extensions ?? null, 'extensions', MAX_REQUEST_VALUES);
     if (detail) throw routerError(`The request is not valid: ${detail.field} ${detail.issue}.`, { code: 'validation_failed', details: [detail], http: { status: 400 } });
   },
+});
+
+/**
+ * What /graphql refuses about the request itself, with its statuses and words: a batch (400), an
+ * operationName the document does not name (400), a mutation by GET, by hash too (405, Allow: POST).
+ * GraphQL Yoga refuses them as well, but maskError cannot tell its errors from a subgraph's and drops
+ * their status (a 200): raised here, before Yoga's own checks (which run after the plugins), they are
+ * the router's.
+ */
+const requestRefusals = (): GatewayPlugin => ({
+  // An empty operationName is none, as on /graphql (graphql-js would look for an operation named "").
+  onParams({ params, setParams }) {
+    if (params.operationName === '') setParams({ ...params, operationName: undefined });
+  },
+  onRequestParse: () => ({
+    onRequestParseDone({ requestParserResult }) {
+      if (Array.isArray(requestParserResult)) throw routerError('Operation batching disabled.', { code: 'BAD_REQUEST', http: { status: 400 } });
+    },
+  }),
+  onParse:
+    ({ context }) =>
+    ({ result }) => {
+      const { request, params } = context as { request?: Request; params?: { operationName?: unknown } };
+      // No request: not HTTP. A parse error is answered by Yoga (with its 400).
+      if (!request || result instanceof Error) return;
+      const operationName = typeof params?.operationName === 'string' ? params.operationName : undefined;
+      const operation = getOperationAST(result, operationName);
+      if (!operation) throw routerError(unresolvedOperation(result, operationName), { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } });
+      if (operation.operation === 'mutation' && request.method === 'GET') {
+        throw routerError('GET requests only support query operations, not mutation operations', { code: 'BAD_REQUEST', http: { status: 405, headers: { Allow: 'POST' } } });
+      }
+    },
 });
 
 /** /graphql's limits on every operation before it is planned (depth, aliases, root fields, fields, cost). */
@@ -218,7 +253,7 @@ export async function startRouter({ config, supergraph, subgraphUrls = {}, host,
         keyNotFound: persistedQueryError('Send a document of the manifest by extensions.persistedQuery.sha256Hash.', 'PERSISTED_QUERY_NOT_IN_LIST', 400),
       },
     },
-    plugins: () => [requestValues(), operationLimits()],
+    plugins: () => [requestRefusals(), requestValues(), operationLimits()],
   });
   // The schema is loaded now: a supergraph it cannot serve stops the start, not the first request.
   await gateway.getSchema();

@@ -163,6 +163,39 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
     expect(page.status, page.text).toBe(400);
   });
 
+  it('refuses a batch, a mutation by GET (by hash too) and an operationName the document lacks as /graphql does: 400, 405 with Allow, 400', async () => {
+    const answer = async (response: Response) => ({ status: response.status, allow: response.headers.get('allow'), text: await response.text() });
+    const postBoth = (text: string, named: string) =>
+      Promise.all([[router.base, named] as const, [`${single.url}/graphql`, text] as const].map(async ([url, body]) => answer(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))));
+    /** A GET of a request: by hash (the extensions parameter) to the router, by text to the single process. */
+    const getBoth = ({ source, operationName, variables }: { source: string; operationName?: string; variables?: Record<string, unknown> }) => {
+      const rest = { ...(operationName === undefined ? {} : { operationName }), ...(variables ? { variables: JSON.stringify(variables) } : {}) };
+      const byHash = new URLSearchParams({ extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(source) } }), ...rest });
+      return Promise.all([`${router.base}?${byHash}`, `${single.url}/graphql?${new URLSearchParams({ query: source, ...rest })}`].map(async (url) => answer(await fetch(url, { headers: { authorization: 'Bearer demo-token-app' } }))));
+    };
+    const context = request('getAuthContext');
+    const stage = operation('createStage');
+    const lacking = (body: string) => JSON.stringify({ ...JSON.parse(body), operationName: 'NotInTheDocument' });
+    const cases = {
+      batch: [400, await postBoth(`[${context.text}]`, `[${context.named}]`)],
+      'mutation by GET': [405, await getBoth({ source: stage.source, operationName: stage.name, variables: { eventId: 'evt_open', idempotencyKey: 'k', input: { name: 'x', format: 'round_robin', bestOf: 1 } } })],
+      'mutation by GET, no operationName': [405, await getBoth({ source: stage.source })],
+      'operationName not in the document': [400, await postBoth(lacking(context.text), lacking(context.named))],
+      'operationName not in the document, by GET': [400, await getBoth({ source: operation('getAuthContext').source, operationName: 'NotInTheDocument' })],
+    } as const;
+    for (const [name, [status, [viaRouter, viaSingle]]] of Object.entries(cases)) {
+      expect(viaRouter.status, `${name}: ${viaRouter.text}`).toBe(status);
+      expect(viaRouter.status, name).toBe(viaSingle.status);
+      expect(viaRouter.allow, name).toBe(viaSingle.allow);
+      expect(said(viaRouter.text), name).toEqual(said(viaSingle.text));
+    }
+    expect(cases['mutation by GET'][1][0].allow).toBe('POST');
+    // An empty operationName is none, on both: the operation runs.
+    const [viaRouter, viaSingle] = await getBoth({ source: operation('getAuthContext').source, operationName: '' });
+    expect(viaRouter.status, viaRouter.text).toBe(200);
+    expect(said(viaRouter.text)).toEqual(said(viaSingle.text));
+  });
+
   it('answers 503 with Retry-After, through the router and the facade alike, while a subgraph is stopped, and serves again when it is back', async () => {
     const developer = subgraphs.developer;
     const query = request('getAuthContext').named;
