@@ -10,12 +10,17 @@ import type { ErrorCode, ErrorDetail } from '../../subgraphs/kernel/errors.ts';
 import { errorBody } from './problem.ts';
 import { answeredBeforeItsBody, closeGracefully } from './early-answers.ts';
 
-function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}, code: ErrorCode = 'validation_failed'): void {
+/** The answer to a request refused before any route: its headers (a new request id, the connection closed) and error body. */
+function earlyAnswer(message: string, detail: ErrorDetail, headers: Record<string, string> = {}, code: ErrorCode = 'validation_failed'): { headers: Record<string, string>; body: string } {
   const requestId = `req_${randomUUID().replace(/-/g, '')}`;
   const body = JSON.stringify(errorBody(code, message, requestId, [detail]));
-  const head = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'x-request-id': requestId, Connection: 'close', ...headers };
-  const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
+  return { headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'x-request-id': requestId, Connection: 'close', ...headers }, body };
+}
+
+function writeError(socket: Duplex, status: number, message: string, detail: ErrorDetail, headers: Record<string, string> = {}, code: ErrorCode = 'validation_failed'): void {
+  const answer = earlyAnswer(message, detail, headers, code);
+  const lines = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${lines}\r\n${answer.body}`);
 }
 
 const PARSER_ANSWERS: Record<string, { status: number; message: string; detail: ErrorDetail }> = {
@@ -23,6 +28,12 @@ const PARSER_ANSWERS: Record<string, { status: number; message: string; detail: 
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, message: 'The chunk extensions of the request body are too large (at most 16 KB).', detail: { field: 'body', issue: 'payload_too_large' } },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.', detail: { issue: 'request_timeout' } },
 };
+/** The 408 of a request not received in time, for a server that notices it before Node's parser (the router's deadline). */
+export function requestTimeoutAnswer(): { status: number; headers: Record<string, string>; body: string } {
+  const { status, message, detail } = PARSER_ANSWERS.ERR_HTTP_REQUEST_TIMEOUT;
+  return { status, ...earlyAnswer(message, detail) };
+}
+
 const MALFORMED = { status: 400, message: 'The request is not valid HTTP.', detail: { issue: 'malformed_request' } };
 
 /** The HTTP server's 'clientError' listener. */

@@ -16,11 +16,13 @@
 //   GraphQL is 503 service_unavailable with Retry-After, as on /graphql, never its address, its
 //   body or a hang; errors keep only message, path, locations, code and details;
 // - its log lines carry no request of a subgraph (variables hold client secrets);
-// - request bodies over the size limit are refused before they are read.
+// - request bodies over the size limit are refused before they are read;
+// - a request not received within the request timeout is 408 with the platform's error body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createGatewayRuntime, Logger, type GatewayPlugin, type LogLevel } from '@graphql-hive/gateway-runtime';
+import { useRequestDeadline } from '@whatwg-node/server';
 import type { Logger as Pino } from 'pino';
 import { GraphQLError, getOperationAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { SubgraphName } from '../../subgraphs/index.ts';
@@ -29,6 +31,7 @@ import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SEC
 import { measureDocument } from '../graphql/limits.ts';
 import { loadManifest } from '../graphql/trusted-documents.ts';
 import { unresolvedOperation } from '../graphql/request-errors.ts';
+import { answerClientError, requestTimeoutAnswer } from '../http/client-errors.ts';
 import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import type { RouterConfig } from './router-config.ts';
 
@@ -155,6 +158,27 @@ const operationLimits = (): GatewayPlugin => ({
   },
 });
 
+/**
+ * traffic_shaping.router.timeout, answered as the platform answers its request timeout: a request whose
+ * body has not all arrived (trickled) is 408 with the platform's error body, the connection closed, as
+ * Node's parser answers a head that has not (answerClientError); a request still being answered is 503
+ * service_unavailable with Retry-After. This is the plugin Hive Gateway's requestDeadline option installs,
+ * with an answer of the router's: the option's is a plain-text 503 for both.
+ */
+const requestDeadline = (timeout: number): GatewayPlugin =>
+  useRequestDeadline({
+    timeout,
+    response: (_request, context) => {
+      if ((context as { req?: IncomingMessage }).req?.complete === false) {
+        const { status, headers, body } = requestTimeoutAnswer();
+        return new Response(body, { status, headers });
+      }
+      const extensions = { code: 'service_unavailable', details: [{ issue: 'timeout' }], retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS };
+      const body = { errors: [{ message: `The request was not answered within ${timeout / 1000} s: retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`, extensions }] };
+      return Response.json(body, { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
+    },
+  }) as GatewayPlugin;
+
 /** Answers /healthz; refuses a body over the limit (413) or of no declared length (411) before Hive Gateway reads it. */
 function boundedBodies(maxBytes: number, handler: (req: IncomingMessage, res: ServerResponse) => void) {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -228,7 +252,6 @@ export async function startRouter({ config, supergraph, subgraphUrls = {}, host,
     maskedErrors: { maskError },
     transportEntries: Object.fromEntries(Object.entries(locations).map(([name, location]) => [name, { location }])),
     upstreamTimeout: config.subgraphTimeoutMs,
-    requestDeadline: config.requestTimeoutMs,
     propagateHeaders: {
       fromClientToSubgraphs({ request }) {
         const headers: Record<string, string> = {};
@@ -253,11 +276,15 @@ export async function startRouter({ config, supergraph, subgraphUrls = {}, host,
         keyNotFound: persistedQueryError('Send a document of the manifest by extensions.persistedQuery.sha256Hash.', 'PERSISTED_QUERY_NOT_IN_LIST', 400),
       },
     },
-    plugins: () => [requestRefusals(), requestValues(), operationLimits()],
+    plugins: () => [requestDeadline(config.requestTimeoutMs), requestRefusals(), requestValues(), operationLimits()],
   });
   // The schema is loaded now: a supergraph it cannot serve stops the start, not the first request.
   await gateway.getSchema();
-  const server = createServer(boundedBodies(config.maxRequestBytes, gateway));
+  // A request (head and body) has as long to arrive as on the platform (facade/server.ts), checked as
+  // often, and what Node's parser refuses (a slow head, malformed HTTP) is answered as there.
+  const timeouts = { headersTimeout: config.requestTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 5_000 };
+  const server = createServer(timeouts, boundedBodies(config.maxRequestBytes, gateway));
+  server.on('clientError', answerClientError);
   server.listen(port, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { sha256 } from '../../subgraphs/kernel/crypto.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
@@ -196,6 +197,29 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
     expect(said(viaRouter.text)).toEqual(said(viaSingle.text));
   });
 
+  it('answers a request that does not arrive within 30 s as /graphql does: 408 with the platform\'s error body, the connection closed', async () => {
+    const head = 'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    const cases = {
+      'a body that stops': [head + '{"query":', ''],
+      'a body that trickles (a byte a second: 100 s for its 100)': [head, ' '],
+      'a head that trickles': ['POST /graphql HTTP/1.1\r\nHost: x\r\n', 'x-slow: 1\r\n'],
+    } as const;
+    const answers = await Promise.all(Object.values(cases).flatMap(([sent, trickle]) => [router.base, `${single.url}/graphql`].map((url) => trickled(url, sent, trickle))));
+    Object.keys(cases).forEach((name, i) => {
+      const [viaRouter, viaSingle] = answers.slice(2 * i, 2 * i + 2);
+      for (const answer of [viaRouter, viaSingle]) {
+        expect(answer.status, `${name}: ${answer.text}`).toBe(408);
+        expect(answer.headers.connection, name).toBe('close');
+        expect(answer.headers['content-type'], name).toMatch(/^application\/json/);
+        expect(JSON.parse(answer.body), name).toEqual({ error: { code: 'validation_failed', message: 'The request was not received in time.', requestId: answer.headers['x-request-id'], details: [{ issue: 'request_timeout' }] } });
+        // 30 s, checked every 5 s on the platform.
+        expect(answer.ms, name).toBeGreaterThan(29_000);
+        expect(answer.ms, name).toBeLessThan(37_000);
+      }
+      expect(viaRouter.headers['x-request-id'], name).toMatch(/^req_[0-9a-f]{32}$/);
+    });
+  }, 60_000);
+
   it('answers 503 with Retry-After, through the router and the facade alike, while a subgraph is stopped, and serves again when it is back', async () => {
     const developer = subgraphs.developer;
     const query = request('getAuthContext').named;
@@ -340,3 +364,24 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
     expect(rss).toBeLessThan(300);
   }, 180_000);
 });
+
+/** What a server answers to `sent`, followed by `trickle` every second until the connection closes (45 s at most). */
+async function trickled(url: string, sent: string, trickle: string) {
+  const { hostname, port } = new URL(url);
+  const at = performance.now();
+  const socket = connect(Number(port), hostname);
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (data: string) => (text += data));
+  socket.on('error', () => undefined);
+  socket.write(sent);
+  const writing = setInterval(() => trickle && socket.writable && socket.write(trickle), 1_000);
+  const guard = setTimeout(() => socket.destroy(), 45_000);
+  await new Promise((resolve) => socket.once('close', resolve));
+  clearInterval(writing);
+  clearTimeout(guard);
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4), text, ms: performance.now() - at };
+}
