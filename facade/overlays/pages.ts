@@ -3,7 +3,8 @@
 // overlay token of its URL, exactly as any API user's overlay would: the server knows nothing more
 // here than what those routes answer. Everything the page loads comes from this server (the
 // Content-Security-Policy allows nothing else but team logos over https), and the page's address,
-// token included, is never sent to another site (Referrer-Policy: no-referrer).
+// token included, is never sent to another site (Referrer-Policy: no-referrer) nor kept by a cache
+// (Cache-Control: no-store, on every answer to a page's address, errors included).
 import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -69,27 +70,38 @@ function headers(ctx: Context): void {
   ctx.set('Content-Security-Policy', POLICY);
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Content-Type-Options', 'nosniff');
+  // The page's URL holds the token: no cache (the browser's, a proxy's) may keep the answer under it.
+  ctx.set('Cache-Control', 'no-store');
 }
 
 /** A page whose query is not what the overlay needs: said in words a broadcaster reads in the preview. */
 function refuse(ctx: Context, error: ApiError): void {
   if (ctx.accepts(['application/json', 'text/html']) !== 'text/html') throw error;
-  headers(ctx);
   ctx.status = 400;
   ctx.type = 'text/html; charset=utf-8';
   const details = (error.details ?? []).map((d) => `<li>${escape(d.field ?? '')}: ${escape(d.issue)}</li>`).join('');
   ctx.body = page('Overlay address not valid', `<main class="message"><h1>This overlay address is not valid</h1><p>${escape(error.message)}</p><ul>${details}</ul></main>`);
 }
 
+const PAGE_METHODS = 'GET, HEAD';
+
 function servePage(ctx: Context, schema: z.ZodType, html: string): void {
+  // Set first, so that every answer under the page's address carries them, the error body's too.
+  headers(ctx);
+  if (ctx.method === 'OPTIONS') {
+    ctx.set('Allow', PAGE_METHODS);
+    ctx.body = '';
+    return;
+  }
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: PAGE_METHODS } });
+  }
   try {
     validate(schema, { ...ctx.query }, 'query');
   } catch (error) {
     if (error instanceof ApiError) return refuse(ctx, error);
     throw error;
   }
-  headers(ctx);
-  ctx.set('Cache-Control', 'no-cache');
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;
 }
@@ -105,11 +117,12 @@ const ASSETS: Record<string, { read: AssetSource; type: string }> = {
 };
 
 export function mountOverlays(router: Router): void {
-  router.get('overlay-scoreboard', '/overlays/scoreboard', (ctx) => {
+  // Every method, so that a 405 under a page's address carries its headers as well.
+  router.all('overlay-scoreboard', '/overlays/scoreboard', (ctx) => {
     ctx.state.route = '/overlays/scoreboard';
     servePage(ctx, scoreboardQuery, SCOREBOARD);
   });
-  router.get('overlay-bracket', '/overlays/bracket', (ctx) => {
+  router.all('overlay-bracket', '/overlays/bracket', (ctx) => {
     ctx.state.route = '/overlays/bracket';
     servePage(ctx, bracketQuery, BRACKET);
   });

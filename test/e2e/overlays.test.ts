@@ -159,6 +159,10 @@ describe('overlay pages without a browser', () => {
   it('answer their page with a policy that keeps everything on this server and the token off other sites', async () => {
     const response = await fetch(`${server.url}/overlays/scoreboard?token=ovl_x&matchId=mtc_1`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
+    // The address holds the token: no cache keeps the page under it.
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const bracket = await fetch(`${server.url}/overlays/bracket?token=ovl_x&stageId=stg_1`, { method: 'HEAD' });
+    expect([bracket.status, bracket.headers.get('cache-control'), bracket.headers.get('referrer-policy')]).toEqual([200, 'no-store', 'no-referrer']);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(response.headers.get('content-security-policy')).toContain("connect-src 'self'");
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
@@ -201,6 +205,15 @@ describe('overlay pages without a browser', () => {
       expect(html.status).toBe(400);
       expect(html.headers.get('content-type')).toContain('text/html');
       expect(await html.text()).toContain('This overlay address is not valid');
+      // A refusal's address holds the token as well: neither answer is stored or sent on as a Referer.
+      for (const answer of [json, html]) {
+        expect([answer.headers.get('cache-control'), answer.headers.get('referrer-policy')], path).toEqual(['no-store', 'no-referrer']);
+      }
+    }
+    for (const method of ['POST', 'DELETE']) {
+      const refused = await fetch(`${server.url}/overlays/scoreboard?token=ovl_x&matchId=mtc_1`, { method });
+      expect([refused.status, refused.headers.get('allow'), refused.headers.get('cache-control')], method).toEqual([405, 'GET, HEAD', 'no-store']);
+      expect((await refused.json()).error.details[0].issue).toBe('method_not_allowed');
     }
   });
 });
