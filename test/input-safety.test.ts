@@ -3,7 +3,7 @@
 // 128 MiB heap without any credential. Past MAX_REQUEST_VALUES it is refused before any schema runs.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { findUnsafeValue, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../subgraphs/kernel/input-safety.ts';
+import { findUnsafeValue, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES, percentDecoded } from '../subgraphs/kernel/input-safety.ts';
 import { validate, MAX_ERROR_DETAILS } from '../subgraphs/kernel/validation.ts';
 import { z } from 'zod';
 import { ApiError } from '../subgraphs/kernel/errors.ts';
@@ -33,6 +33,29 @@ describe('findUnsafeValue', () => {
     const wide = { foo: [...Array(500_000).fill(0), 'x\u0000'] };
     expect(findUnsafeValue(wide, 'body', MAX_REQUEST_VALUES)).toEqual({ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` });
     expect(findUnsafeValue(Array(MAX_REQUEST_VALUES - 1).fill(0), '', MAX_REQUEST_VALUES)).toBeNull();
+  });
+});
+
+describe('text that is not UTF-8', () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => Buffer.from(part as string)));
+
+  it('is found in a JSON text on its bytes: the path of its string, its object for a key, never a U+FFFD sent as such', () => {
+    expect(invalidUtf8InJson(bytes('{"a":[1,{"b":"x', [0xc3, 0x28], '"}]}'))).toEqual({ field: 'a.1.b', key: false });
+    // Keys and indexes before it are counted past escaped quotes, commas and brackets inside strings.
+    expect(invalidUtf8InJson(bytes('{"q\\"[,":"],{","n":{"k":"v","k', [0xff], '":2}}'))).toEqual({ field: 'n', key: true });
+    expect(invalidUtf8InJson(bytes('{"t\\u00e9":["\\ufffd", "\ufffd", "', [0xed, 0xa0, 0x80], '"]}'))).toEqual({ field: 't\u00e9.2', key: false });
+    expect(invalidUtf8InJson(bytes('"', [0x80], '"'))).toEqual({ field: '', key: false });
+    expect(invalidUtf8InJson(bytes('{"a":"\ufffd \\ufffd","b":["\u00e9"]}'))).toBeNull();
+  });
+
+  it('is found in form-encoded text once percent-decoded: the parameter, or none when its name is not UTF-8', () => {
+    expect(invalidUtf8InForm(bytes('a=1&b=%C3%A9&c=%C3%28'))).toBe('c');
+    expect(invalidUtf8InForm(bytes('a=1&b=', [0xff]))).toBe('b');
+    expect(invalidUtf8InForm(bytes('a+b=%FF'))).toBe('a b');
+    expect(invalidUtf8InForm(bytes('%FF=1'))).toBe('');
+    // A % without two hex digits stays itself, as URLSearchParams reads it.
+    expect(invalidUtf8InForm(bytes('a=100%&b=%E2%82%AC&c=%zz&d=%EF%BF%BD'))).toBeNull();
+    expect(percentDecoded(bytes('a+%41%4g%'))).toEqual(Buffer.from('a A%4g%'));
   });
 });
 

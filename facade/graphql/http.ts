@@ -12,6 +12,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { readBody } from '../http/body.ts';
+import { assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import type { DirectGateway } from './direct-gateway.ts';
@@ -162,8 +163,10 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     if (ctx.method !== 'POST' && ctx.method !== 'GET') {
       throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: ALLOW } });
     }
+    // Its parameters decoded leniently would carry U+FFFD into the operation: refused instead.
+    if (ctx.method === 'GET') assertUtf8Query(ctx.querystring);
     if (wantsIde(ctx)) return sendIde(ctx);
-    if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json')) ?? {};
+    if (ctx.method === 'POST') (ctx.request as { body?: unknown }).body = (await readBody(ctx, 'json', { fieldsWithin: 'variables' })) ?? {};
     dropEmptyOperationName(ctx);
     const parts = requestParts(ctx);
     // Each operation spends its estimated cost from the caller's quota: a wide query more than a narrow one.

@@ -5,7 +5,8 @@
 // a JSON body's nesting), counted on the raw bytes before JSON.parse or URLSearchParams builds anything.
 import type { Context } from 'koa';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { isUtf8 } from 'node:buffer';
+import { INVALID_UTF8, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
 import { dropRest } from './early-answers.ts';
 
@@ -111,6 +112,13 @@ export interface BodyOptions {
    * endpoints), or kept as the list of its values for a caller that judges repeats itself.
    */
   repeated?: 'refuse' | 'list';
+  /** A JSON member whose fields errors name from itself, as the other checks of it do (GraphQL's variables). */
+  fieldsWithin?: string;
+}
+
+/** Text that is not UTF-8, refused rather than decoded into U+FFFD. */
+function notUtf8(field: string, issue = INVALID_UTF8): ApiError {
+  return new ApiError('validation_failed', `The request body is not valid: ${field}: ${issue}.`, [{ field, issue }]);
 }
 
 /** A parameter name as an error message may quote it: printable ASCII without quotes or backslashes (RFC 6749 section 5.2), 100 at most. */
@@ -135,6 +143,8 @@ export async function readBody(ctx: Context, type: BodyType, options: BodyOption
     if (count(bytes, AMPERSAND) >= MAX_REQUEST_VALUES) {
       throw new ApiError('validation_failed', `The request body holds more than ${MAX_REQUEST_VALUES} values.`, [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }]);
     }
+    const invalid = invalidUtf8InForm(bytes);
+    if (invalid !== null) throw notUtf8(quotable(invalid) ?? 'body');
     // A parameter sent twice is refused, not resolved to one of its values (RFC 6749 section 3.1).
     const form = new Map<string, string | string[]>();
     for (const [name, value] of new URLSearchParams(bytes.toString('utf8'))) {
@@ -152,9 +162,18 @@ export async function readBody(ctx: Context, type: BodyType, options: BodyOption
   }
   const issue = jsonShapeIssue(bytes);
   if (issue) throw new ApiError('validation_failed', `The request body ${issue}.`, [{ field: 'body', issue }]);
+  let value: unknown;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new ApiError('validation_failed', 'The request body is not valid JSON.', [{ field: 'body', issue: 'malformed JSON' }]);
   }
+  if (!isUtf8(bytes)) {
+    // Well-formed once decoded, so the strings can be told apart on the bytes: the first that is not UTF-8 is named.
+    const found = invalidUtf8InJson(bytes) ?? { field: '', key: false };
+    const within = options.fieldsWithin;
+    const field = within && found.field.startsWith(`${within}.`) ? found.field.slice(within.length + 1) : found.field;
+    throw notUtf8(field || 'body', found.key ? `a key ${INVALID_UTF8}` : INVALID_UTF8);
+  }
+  return value;
 }

@@ -18,7 +18,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Database } from '../../subgraphs/kernel/db/database.ts';
 import { randomSecret } from '../../subgraphs/kernel/crypto.ts';
-import { textIssue } from '../../subgraphs/kernel/input-safety.ts';
+import { invalidUtf8InForm, textIssue } from '../../subgraphs/kernel/input-safety.ts';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
 import {
@@ -168,6 +168,9 @@ export function mountAuthorizePages(router: Router, db: Database, limits: RateLi
 
   router.get('oauthAuthorize', '/oauth/authorize', unavailablePage(async (ctx) => {
     ctx.state.route = '/oauth/authorize';
+    // A parameter decoded leniently would hold U+FFFD where the address held bytes that are not UTF-8.
+    const notUtf8 = invalidUtf8InForm(Buffer.from(ctx.querystring, 'latin1'));
+    if (notUtf8 !== null) return sendPage(ctx, 400, errorPage(`The ${notUtf8 ? `parameter ${notUtf8}` : 'address'} holds bytes that are not UTF-8.`));
     const request = await check(ctx, ctx.query, 302);
     if (request) showPage(ctx, await browserOf(ctx), request);
   }));

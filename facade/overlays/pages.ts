@@ -11,6 +11,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { validate } from '../../subgraphs/kernel/validation.ts';
+import { assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
 import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 import { assetServer, packageFile, type AssetSource } from '../http/static-assets.ts';
 import { overlayScript } from './bundle.ts';
@@ -97,6 +98,7 @@ function servePage(ctx: Context, schema: z.ZodType, html: string): void {
     throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: PAGE_METHODS } });
   }
   try {
+    assertUtf8Query(ctx.querystring);
     validate(schema, { ...ctx.query }, 'query');
   } catch (error) {
     if (error instanceof ApiError) return refuse(ctx, error);

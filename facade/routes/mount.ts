@@ -8,6 +8,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ApiError, errorStatus, notFound, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/kernel/errors.ts';
 import { readBody } from '../http/body.ts';
 import { validate } from '../../subgraphs/kernel/validation.ts';
+import { assertUtf8Path, assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
 import { sendError, sendRateLimited } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
 import { refuseKeyInUrl } from '../../subgraphs/kernel/api-keys.ts';
@@ -50,6 +51,7 @@ function refuseBody(ctx: Context): undefined {
 }
 
 function queryObject(ctx: Context, row: RouteRow): Record<string, unknown> {
+  assertUtf8Query(ctx.querystring);
   const query = ctx.query as Record<string, string | string[]>;
   if (row.security === 'apiKey') refuseKeyInUrl(query);
   for (const [name, value] of Object.entries(query)) {
@@ -130,6 +132,8 @@ export function mountRoutes(router: Router, rows: RouteRow[], runner: OperationR
       let variables: Record<string, unknown>;
       let input: RouteInput;
       try {
+        // The router keeps a segment that is not UTF-8 undecoded (%FF stays %FF): refused instead.
+        assertUtf8Path(row.path, ctx.path);
         input = {
           path: parseInput(row.input.path, ctx.params, 'path') as Record<string, string>,
           query: parseInput(row.input.query, queryObject(ctx, row), 'query') as Record<string, unknown>,

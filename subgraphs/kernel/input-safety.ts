@@ -1,8 +1,10 @@
 // Values a client sends that PostgreSQL (and PGlite) cannot store: a NUL character is refused by
 // text and jsonb alike (SQLSTATE 22021), and a lone UTF-16 surrogate either fails a jsonb insert or
 // is silently turned into U+FFFD on a text column. Both are refused at the door, naming the field,
-// so that nothing a client sends can become a database error. Timestamps are kept to a range both
+// so that nothing a client sends can become a database error; so are bytes that are not UTF-8 in a
+// body or a URL, which decoding would silently turn into U+FFFD. Timestamps are kept to a range both
 // PostgreSQL and JavaScript read alike.
+import { isUtf8 } from 'node:buffer';
 import { Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
 import { ApiError, type ErrorDetail } from './errors.ts';
 
@@ -11,6 +13,110 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** JSON nested deeper than this is refused: no request needs it, and walking it costs stack. */
 export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Text that arrives as bytes (a body, a URL) must be UTF-8: decoded leniently, an invalid sequence
+ * would become U+FFFD and be stored as if the client had sent it. Refused instead, naming the field.
+ */
+export const INVALID_UTF8 = 'must be valid UTF-8 (it holds an invalid byte sequence)';
+
+const ASCII_QUOTE = 0x22;
+const ASCII_BACKSLASH = 0x5c;
+const ASCII_PERCENT = 0x25;
+const ASCII_PLUS = 0x2b;
+const ASCII_AMPERSAND = 0x26;
+const ASCII_EQUALS = 0x3d;
+
+/**
+ * Where a JSON text that is well-formed but not valid UTF-8 holds its first invalid sequence: the
+ * path of the string (joined with dots, as findUnsafeValue names fields; '' for the whole text) and
+ * whether that string is an object's key (then the path is the object's), or null when none does.
+ * An invalid sequence never hides an ASCII byte (a decoder ends it before one), so quotes, brackets
+ * and commas are found on the bytes; a string's bytes are judged as they came, before any escape is
+ * read, so a U+FFFD the client sent (encoded, or as \ufffd) is never mistaken for one.
+ */
+export function invalidUtf8InJson(bytes: Uint8Array): { field: string; key: boolean } | null {
+  // Per open array or object: the index or key of the member being read, and (objects) whether the next string is a key.
+  const levels: { at: string | number; array: boolean; expectsKey: boolean }[] = [];
+  const pathTo = (depth: number) => levels.slice(0, depth).map((level) => level.at).join('.');
+  let start = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    const level = levels[levels.length - 1];
+    if (start >= 0) {
+      if (byte === ASCII_BACKSLASH) i++;
+      else if (byte === ASCII_QUOTE) {
+        const text = bytes.subarray(start, i + 1);
+        const key = level !== undefined && level.expectsKey;
+        if (!isUtf8(text)) return { field: pathTo(key ? levels.length - 1 : levels.length), key };
+        if (key) level.at = JSON.parse(Buffer.from(text).toString('utf8')) as string;
+        start = -1;
+      }
+    } else if (byte === ASCII_QUOTE) start = i;
+    else if (byte === 0x7b) levels.push({ at: '', array: false, expectsKey: true });
+    else if (byte === 0x5b) levels.push({ at: 0, array: true, expectsKey: false });
+    else if (byte === 0x7d || byte === 0x5d) levels.pop();
+    else if (byte === 0x3a && level) level.expectsKey = false;
+    else if (byte === 0x2c && level) {
+      if (level.array) level.at = (level.at as number) + 1;
+      else level.expectsKey = true;
+    } else if (byte >= 0x80) return { field: '', key: false };
+  }
+  return null;
+}
+
+/** Percent-decoded bytes of a URL's or a form's component (and + as a space, for forms and queries). */
+export function percentDecoded(bytes: Uint8Array): Buffer {
+  const out = Buffer.alloc(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    const digits = byte === ASCII_PERCENT ? String.fromCharCode(bytes[i + 1] ?? 0, bytes[i + 2] ?? 0) : '';
+    // As URLSearchParams reads them: a % without two hex digits stays itself.
+    if (/^[0-9a-f]{2}$/i.test(digits)) {
+      out[n++] = Number.parseInt(digits, 16);
+      i += 2;
+    } else out[n++] = byte === ASCII_PLUS ? 0x20 : byte;
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The first parameter of form-encoded text (a body, or a URL's query, as bytes) whose name or value
+ * is not UTF-8 once percent-decoded: its name, '' when the name itself is not, or null.
+ */
+export function invalidUtf8InForm(bytes: Uint8Array): string | null {
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(ASCII_AMPERSAND, start);
+    if (end < 0) end = bytes.length;
+    const pair = bytes.subarray(start, end);
+    const equals = pair.indexOf(ASCII_EQUALS);
+    const name = percentDecoded(equals < 0 ? pair : pair.subarray(0, equals));
+    if (!isUtf8(name)) return '';
+    if (equals >= 0 && !isUtf8(percentDecoded(pair.subarray(equals + 1)))) return name.toString('utf8');
+    start = end + 1;
+  }
+  return null;
+}
+
+/** Throws validation_failed naming the first query parameter (of a URL's raw query) that is not UTF-8 once percent-decoded. */
+export function assertUtf8Query(querystring: string): void {
+  const name = invalidUtf8InForm(Buffer.from(querystring, 'latin1'));
+  if (name === null) return;
+  const field = name || 'query';
+  throw new ApiError('validation_failed', `The request query is not valid: ${field}: ${INVALID_UTF8}.`, [{ field, issue: INVALID_UTF8 }]);
+}
+
+/** Throws validation_failed naming the first parameter of a raw path that is not UTF-8 once percent-decoded (template: /a/{name}/b). */
+export function assertUtf8Path(template: string, path: string): void {
+  const segments = path.split('/');
+  template.split('/').forEach((part, index) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (name && segments[index] !== undefined && !isUtf8(percentDecoded(Buffer.from(segments[index], 'latin1')))) {
+      throw new ApiError('validation_failed', `The request path is not valid: ${name}: ${INVALID_UTF8}.`, [{ field: name, issue: INVALID_UTF8 }]);
+    }
+  });
+}
 
 /** Why a string cannot be stored, or null when it can. */
 export function textIssue(value: string): string | null {

@@ -73,6 +73,58 @@ describe('input that no database can store', () => {
     expect(await server.db.prisma.stage.count({ where: { eventId: 'evt_open', name: { in: ['Old', 'Far'] } } })).toBe(0);
   });
 
+  // Decoded leniently, each of these would have become U+FFFD and been stored (or looked up) as if the
+  // client had sent that character; a U+FFFD the client did send, encoded or escaped, is kept.
+  it('refuses bytes that are not UTF-8 in a JSON body, GraphQL variables, a query, a path and an OAuth form, naming the field', async () => {
+    const INVALID = 'must be valid UTF-8 (it holds an invalid byte sequence)';
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => Buffer.from(part as string)));
+    const send = async (path: string, init: { method?: string; type?: string; body?: Buffer } = {}) => {
+      const headers: Record<string, string> = { authorization: 'Bearer demo-token-app', 'idempotency-key': uniqueKey() };
+      if (init.type) headers['content-type'] = init.type;
+      const response = await fetch(`${server.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body ? new Uint8Array(init.body) : undefined });
+      const text = await response.text();
+      return { status: response.status, text, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null };
+    };
+    const create = (body: Buffer) => send('/api/v2/organisations/org_demo/events', { method: 'POST', type: 'application/json', body });
+    const refusedWith = (response: Awaited<ReturnType<typeof send>>, field: string, issue = INVALID) => {
+      expectRefused(response, field);
+      expect(response.body.error.details).toEqual([{ field, issue }]);
+    };
+    // 0xC3 begins a sequence "(" does not continue; 0xFF begins none; ED A0 80 would be a surrogate.
+    refusedWith(await create(bytes('{"name":"Cup ', [0xc3, 0x28], '","game":"cs2"}')), 'name');
+    refusedWith(await create(bytes('{"name":"Cup","game":"cs2","tags":["a","b', [0xff], '"]}')), 'tags.1');
+    refusedWith(await create(bytes('{"name":"Cup","game":"cs2","extra":{"k', [0xed, 0xa0, 0x80], '":1}}')), 'extra', `a key ${INVALID}`);
+    expect(await server.db.prisma.event.count({ where: { name: { startsWith: 'Cup \ufffd' } } })).toBe(0);
+    const kept = await create(bytes('{"name":"Cup \ufffd \\ufffd","game":"cs2"}'));
+    expect(kept.status, kept.text).toBe(201);
+    expect((await server.db.prisma.event.findUniqueOrThrow({ where: { id: kept.body.data.resourceId } })).name).toBe('Cup \ufffd \ufffd');
+
+    // GraphQL: a variable's field named as its NUL check names it, in a body and in a GET's parameters.
+    const query = 'query($id: ID!) { event(id: $id) { id } }';
+    const posted = await send('/graphql', { method: 'POST', type: 'application/json', body: bytes(JSON.stringify({ query }).slice(0, -1), ',"variables":{"id":"evt_open', [0xc3, 0x28], '"}}') });
+    expect(posted.status, posted.text).toBe(400);
+    expect(posted.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 'id', issue: INVALID }] });
+    const viaGet = await send(`/graphql?query=${encodeURIComponent(query)}&variables=%7B%22id%22%3A%22evt_open%FF%22%7D`);
+    expect(viaGet.status, viaGet.text).toBe(400);
+    expect(viaGet.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', details: [{ field: 'variables', issue: INVALID }] });
+
+    // A query parameter, a path parameter (the router kept %FF undecoded), an overlay page's query.
+    refusedWith(await send('/api/v2/organisations/org_demo/events?cursor=%C3%28'), 'cursor');
+    refusedWith(await send('/api/v2/organisations/org_%FF/events'), 'organisationId');
+    refusedWith(await send('/overlays/scoreboard?token=ovl_%FF&matchId=mtc_1'), 'token');
+
+    // OAuth: the form's field, percent-encoded or sent as a raw byte, in the error description.
+    for (const body of [bytes('grant_type=client_credentials&client_id=app_demo&client_secret=demo%FF'), bytes('grant_type=client_credentials&client_id=app_demo', [0xff])]) {
+      const token = await send('/oauth/token', { method: 'POST', type: 'application/x-www-form-urlencoded', body });
+      expect(token.status, token.text).toBe(400);
+      expect(token.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(`${body.includes('%FF') ? 'client_secret' : 'client_id'}: ${INVALID}`) });
+    }
+    const page = await send('/oauth/authorize?response_type=code&client_id=app_demo&state=%C3%28');
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('The parameter state holds bytes that are not UTF-8.');
+    expect(await healthy()).toBe(true);
+  });
+
   it('refuses forged cursors whose keys the statements could not take', async () => {
     const forge = (key: unknown[]) => Buffer.from(JSON.stringify({ b: 'x', k: key })).toString('base64url');
     for (const key of [['0000-01-01T00:00:00Z', 'evt'], ['\u0000', 'x'], [1e300, 'x']]) {

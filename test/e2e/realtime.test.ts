@@ -149,6 +149,16 @@ describe('subscriptions', () => {
     expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 200))])).toBe('open');
   });
 
+  // ws checks every text message before the gateway reads it: bytes that are not UTF-8 close the
+  // socket with 1007 (RFC 6455 section 7.4.1), never decoded into U+FFFD.
+  it('closes a socket whose text message is not UTF-8 with 1007', async () => {
+    const { ws, closed } = await rawSocket(server.url);
+    const subscribe = JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { eventChanged(eventId: "evt_open") { cursor } }' } });
+    const at = subscribe.indexOf('evt_open') + 'evt_open'.length;
+    ws.send(Buffer.concat([Buffer.from(subscribe.slice(0, at)), Buffer.from([0xc3, 0x28]), Buffer.from(subscribe.slice(at))]), { binary: false });
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000))])).toBe(1007);
+  });
+
   it('filters matches, playdays and maps, with an access token on /graphql', async () => {
     const { client } = connect('/graphql', { authorization: 'Bearer demo-token-app' });
     const match = collect(client, 'subscription { matchChanged(eventId: "evt_live", matchId: "mtc_live_a_140") { matchId match { status opponentA { score } } } }');
