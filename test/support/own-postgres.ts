@@ -63,7 +63,7 @@ export interface OwnPostgres {
   running(): Promise<boolean>;
   /** pg_ctl stop: smart waits for sessions to end (`wait: false` returns at once), fast ends them, immediate is a crash. */
   stop(mode: 'smart' | 'fast' | 'immediate', wait?: boolean): Promise<void>;
-  /** SIGKILL to the postmaster, then waits until its backends are gone. */
+  /** SIGKILL to the postmaster, then waits until it and its backends are gone. */
   kill(): Promise<void>;
   destroy(): Promise<void>;
 }
@@ -102,9 +102,12 @@ export async function startOwnPostgres(bin: string): Promise<OwnPostgres> {
       const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
       process.kill(pid, 'SIGKILL');
       // Its backends notice and exit; a new postmaster may start once none of them is left (each
-      // runs in the data directory).
+      // runs in the data directory), and once the killed one is reaped: until then it is a zombie
+      // that PostgreSQL's lock-file check takes for a running postmaster ("lock file
+      // postmaster.pid already exists"), and an init that reaps lazily (some containers' PID 1)
+      // leaves it for a second or more.
       const deadline = Date.now() + 10_000;
-      while (processesIn(data) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      while ((processesIn(data) > 0 || existsSync(`/proc/${pid}`)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     },
     async destroy() {
       await server.stop('immediate').catch(() => undefined);
