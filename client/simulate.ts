@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run simulate -- <eventId> [--base URL] [--token TOKEN] [--key API_KEY] [--pace MS] [--corrections PERCENT] [--setup] [--seed N] [--quiet]
 
-  --base         the API (default http://localhost:4000)
+  --base         the API (default http://localhost:$PORT, as npm start listens: PORT, else 4000)
   --token        an access token with event.results:manage (default demo-token-app)
   --key          an organisation API key, to read the maps a match is played on (default demo-org-key-0001; "" for none)
   --pace         milliseconds between two writes of a match (default 1500)
@@ -31,7 +31,17 @@ interface Options {
 
 type Row = Record<string, any>;
 
-export function parseOptions(argv: string[]): Options {
+/** The server's address as npm start on this machine listens: PORT (4000 unless set) on localhost. */
+function defaultBase(env: NodeJS.ProcessEnv): string {
+  const port = env.PORT?.trim() ?? '';
+  if (port === '') return 'http://localhost:4000';
+  const parsed = Number(port);
+  if (!/^\d+$/.test(port) || parsed > 65_535) throw new Error(`PORT takes a whole number from 1 to 65535; it is "${port}". Fix it, or pass --base.`);
+  if (parsed === 0) throw new Error('PORT is 0: the server listens on a port it picks; pass the address it printed as --base.');
+  return `http://localhost:${parsed}`;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): Options {
   if (argv.includes('--help') || argv.includes('-h')) throw new Usage(USAGE);
   let parsed;
   try {
@@ -39,7 +49,7 @@ export function parseOptions(argv: string[]): Options {
     args: argv,
     allowPositionals: true,
     options: {
-      base: { type: 'string', default: 'http://localhost:4000' },
+      base: { type: 'string' },
       token: { type: 'string', default: 'demo-token-app' },
       key: { type: 'string', default: 'demo-org-key-0001' },
       pace: { type: 'string', default: '1500' },
@@ -59,9 +69,11 @@ export function parseOptions(argv: string[]): Options {
     return parsed;
   };
   if (positionals.length !== 1) throw new Error(USAGE);
+  const base = values.base ?? defaultBase(env);
+  if (!/^https?:$/.test(URL.canParse(base) ? new URL(base).protocol : '')) throw new Error(`--base takes an http(s) URL; it is "${base}".`);
   return {
     eventId: positionals[0],
-    base: values.base!.replace(/\/$/, ''),
+    base: base.replace(/\/$/, ''),
     token: values.token!,
     key: values.key!,
     pace: number('pace', values.pace!, 600_000),

@@ -1,6 +1,7 @@
 // npm run simulate: plays the demo world's evt_cup from no stages to a champion through the public
 // API (swiss, then a double-elimination playoff seeded from it), with maps and corrections; and as a
-// command, refuses bad options with its usage and an event it cannot play with one sentence.
+// command, refuses bad options with its usage and an event it cannot play with one sentence. The
+// default address follows PORT as npm start does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
@@ -39,6 +40,14 @@ describe('npm run simulate', () => {
     }
   }, 120_000);
 
+  it('reads PORT as npm start does; --base overrides it', () => {
+    expect(parseOptions(['evt_cup'], {}).base).toBe('http://localhost:4000');
+    expect(parseOptions(['evt_cup'], { PORT: '4123' }).base).toBe('http://localhost:4123');
+    expect(parseOptions(['evt_cup', '--base', 'http://127.0.0.1:5000/'], { PORT: '4123' }).base).toBe('http://127.0.0.1:5000');
+    expect(() => parseOptions(['evt_cup'], { PORT: '0' })).toThrow('pass the address it printed as --base');
+    expect(() => parseOptions(['evt_cup'], { PORT: 'http' })).toThrow('PORT takes a whole number from 1 to 65535');
+  });
+
   it('as a command: bad options answer the usage; an event it cannot play says why', async () => {
     const bad = await runScript('simulate', ['evt_cup', '--pace', 'fast', '--base', server.url], {});
     expect(bad.code).toBe(1);
@@ -48,6 +57,9 @@ describe('npm run simulate', () => {
     const unknown = await runScript('simulate', ['evt_nope', '--base', server.url], {});
     expect(unknown.code).toBe(1);
     expect(unknown.output).toMatch(/not found/i);
+    // Without --base it finds the server where PORT says, as npm start listens.
+    const byPort = await runScript('simulate', ['evt_nope'], { PORT: new URL(server.url).port });
+    expect(byPort.output).toMatch(/not found/i);
     // evt_draft has a stage nobody started.
     const idle = await runScript('simulate', ['evt_draft', '--base', server.url], {});
     expect(idle.code).toBe(1);
