@@ -5,6 +5,9 @@
 // started. With --setup, an event without stages (the demo world's evt_cup) is given a swiss stage
 // of 5 rounds and a double-elimination playoff of its top 8 first. Only documented routes are used:
 // nothing here knows more of the platform than an API user does.
+//
+// A run started (or started again) on an event with a live match goes on from the match's stored
+// score and maps, so that no score goes back on air.
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run simulate -- <eventId> [--base URL] [--token TOKEN] [--key API_KEY] [--pace MS] [--corrections PERCENT] [--setup] [--seed N] [--quiet]
@@ -215,7 +218,10 @@ export class Simulation {
         const matches = await this.all(`/api/v2/events/${this.options.eventId}/stages/${stage.id}/matches`);
         const playable = matches.filter((m) => (m.status === 'scheduled' || m.status === 'live') && m.opponentA?.participantId && m.opponentB?.participantId);
         if (playable.length === 0) continue;
-        await this.play(stage, playable[Math.floor(this.random() * playable.length)]);
+        // A match left live (by a run that stopped, or by someone else) is finished first.
+        const live = playable.filter((m) => m.status === 'live');
+        const pool = live.length ? live : playable;
+        await this.play(stage, pool[Math.floor(this.random() * pool.length)]);
         progressed = true;
         await this.maybeCorrect(stage, matches);
       }
@@ -227,30 +233,43 @@ export class Simulation {
     return new Promise((resolve) => setTimeout(resolve, this.options.pace));
   }
 
-  /** Live, then map by map, then completed: the winner takes the majority of a best-of. */
+  /**
+   * Live, then map by map, then completed: the winner takes the majority of a best-of. A match that is
+   * live already goes on from its stored score and maps, so that a restarted run never shows a
+   * score going back.
+   */
   private async play(stage: Row, match: Row): Promise<void> {
     const path = `/api/v2/events/${this.options.eventId}/matches/${match.id}`;
     const bestOf: number = match.bestOf ?? stage.bestOf ?? 1;
     const needed = Math.floor(bestOf / 2) + 1;
     const aWins = this.random() < 0.5;
     const names = `${match.opponentA.name ?? match.opponentA.participantId} vs ${match.opponentB.name ?? match.opponentB.participantId}`;
+    let a: number = match.status === 'live' ? (match.opponentA.score ?? 0) : 0;
+    let b: number = match.status === 'live' ? (match.opponentB.score ?? 0) : 0;
+    const maps: Row[] = match.status === 'live' ? ((match.maps ?? []) as Row[]).map((m) => ({ mapId: m.mapId, scoreA: m.scoreA, scoreB: m.scoreB, winner: m.winner })) : [];
+    // Maps go on being added only where there is one per map won so far (another writer may report scores alone).
+    const withMaps = this.maps.length > 0 && maps.length === a + b;
     if (match.status !== 'live') await this.write('PATCH', path, { status: 'live' });
-    this.log(`${stage.name}: ${names} is live`);
-    const maps: Row[] = [];
-    let [a, b] = [0, 0];
+    this.log(`${stage.name}: ${names} is live${a || b || maps.length ? `, going on from ${a}–${b}` : ''}`);
+    let done = false;
     while (a < needed && b < needed) {
       await this.pause();
       const aTakes = a === needed - 1 && b === needed - 1 ? aWins : this.random() < (aWins ? 0.65 : 0.35);
       if (aTakes) a++;
       else b++;
-      if (this.maps.length) {
+      if (withMaps) {
         const rounds = 13;
         const other = Math.floor(this.random() * 12);
         maps.push({ mapId: this.maps[(maps.length + Math.floor(this.random() * this.maps.length)) % this.maps.length], scoreA: aTakes ? rounds : other, scoreB: aTakes ? other : rounds, winner: aTakes ? 'a' : 'b' });
       }
-      const done = a === needed || b === needed;
-      await this.write('PATCH', path, { scoreA: a, scoreB: b, ...(maps.length ? { maps } : {}), ...(done ? { status: 'completed' } : {}) });
+      done = a === needed || b === needed;
+      await this.write('PATCH', path, { scoreA: a, scoreB: b, ...(withMaps ? { maps } : {}), ...(done ? { status: 'completed' } : {}) });
       this.log(`${stage.name}: ${names} ${a}–${b}${done ? ' (final)' : ''}`);
+    }
+    // Found live with a deciding score already (a run that stopped just before completing it).
+    if (!done) {
+      await this.write('PATCH', path, { scoreA: a, scoreB: b, status: 'completed' });
+      this.log(`${stage.name}: ${names} ${a}–${b} (final)`);
     }
     this.played.push(match.id);
   }
