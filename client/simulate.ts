@@ -8,6 +8,10 @@
 //
 // A run started (or started again) on an event with a live match goes on from the match's stored
 // score and maps, so that no score goes back on air.
+//
+// It outlasts the server's outages and restarts: a 503 or 429 is sent again after its Retry-After, a
+// request the network lost (refused, reset, timed out) after a backoff of at most 5 s.
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run simulate -- <eventId> [--base URL] [--token TOKEN] [--key API_KEY] [--pace MS] [--corrections PERCENT] [--setup] [--seed N] [--quiet]
@@ -18,7 +22,17 @@ const USAGE = `usage: npm run simulate -- <eventId> [--base URL] [--token TOKEN]
   --pace         milliseconds between two writes of a match (default 1500)
   --corrections  percent of completed matches whose result is then corrected (default 10)
   --setup        an event without stages gets a swiss stage (5 rounds, 8 qualify) and a double-elimination playoff
-  --seed         the random seed, to replay a run (default: the clock)`;
+  --seed         the random seed, to replay a run (default: the clock)
+  --quiet        print nothing but a failure (not even what it waits for)
+
+A 503 or 429 is retried after its Retry-After, a lost connection after at most 5 s, for up to
+10 minutes each; a live match goes on from its stored score.`;
+
+/** How long one request may go unanswered, and how long one request is retried before giving up. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const GIVE_UP_MS = 10 * 60_000;
+/** Backoff after a lost connection: 0.5 s, doubling, at most 5 s. */
+const backoffSeconds = (failures: number) => Math.min(5, 0.5 * 2 ** failures);
 
 interface Options {
   eventId: string;
@@ -33,6 +47,42 @@ interface Options {
 }
 
 type Row = Record<string, any>;
+
+interface Answer {
+  status: number;
+  body: Row | null;
+  headers: Headers;
+}
+
+/** JSON, or null for an empty body or one that is not JSON (a proxy's error page). */
+function parseBody(text: string): Row | null {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first detail of an error body: REST (`error.details[].issue`) or GraphQL (`extensions.details`). */
+function issueOf(body: Row | null): string | undefined {
+  return body?.error?.details?.[0]?.issue ?? body?.errors?.[0]?.extensions?.details?.[0]?.issue ?? body?.errors?.[0]?.extensions?.code;
+}
+
+/** Retry-After in seconds (the server sends seconds; an HTTP date is honoured too), at most 60. */
+function retryAfterSeconds(value: string | null): number | null {
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.min(60, Math.max(1, Math.ceil(seconds))) : null;
+}
+
+/** What a request that got no answer met (ECONNREFUSED, ECONNRESET, socket closed, timeout), or null for any other error. */
+function lostConnection(error: unknown): string | null {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  // fetch rejects with "fetch failed" when no answer came, "terminated" when the body broke off.
+  if (!(error instanceof TypeError) || !['fetch failed', 'terminated'].includes(error.message)) return null;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code && cause.code !== 'UND_ERR_SOCKET' ? cause.code : (cause?.message ?? error.message);
+}
 
 /** The server's address as npm start on this machine listens: PORT (4000 unless set) on localhost. */
 function defaultBase(env: NodeJS.ProcessEnv): string {
@@ -121,14 +171,51 @@ export class Simulation {
     if (!this.options.quiet) console.log(`${new Date().toISOString().slice(11, 19)} ${message}`);
   }
 
-  private async request(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Row | null; headers: Headers }> {
-    const response = await fetch(`${this.options.base}${path}`, {
-      method,
-      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  /**
+   * One request, sent again until it is answered: after a 503 or 429 once its Retry-After has passed,
+   * after a lost connection (refused, reset, closed, timed out) once a backoff has. What it waits for
+   * is said once per reason, and when the server answers again.
+   */
+  private async request(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const started = Date.now();
+    let failures = 0;
+    let said = '';
+    for (;;) {
+      let reason: string;
+      let seconds: number;
+      try {
+        const response = await fetch(`${this.options.base}${path}`, {
+          method,
+          headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const text = await response.text();
+        const body = parseBody(text);
+        const issue = issueOf(body);
+        if (response.status === 503 || response.status === 429) {
+          reason = `the server answered ${response.status} (${issue?.replace(/_/g, ' ') ?? (response.status === 503 ? 'unavailable' : 'rate limited')})`;
+          seconds = retryAfterSeconds(response.headers.get('retry-after')) ?? backoffSeconds(failures);
+        } else if (response.status === 409 && issue === 'idempotency_key_in_use') {
+          // The first attempt of this write is still running on the server: its result will be replayed.
+          reason = 'the first attempt of this write is still running';
+          seconds = 1;
+        } else {
+          if (said) this.log(`the server answers again after ${Math.round((Date.now() - started) / 1000)} s (${method} ${path.split('?')[0]})`);
+          return { status: response.status, body, headers: response.headers };
+        }
+      } catch (error) {
+        const lost = lostConnection(error);
+        if (!lost) throw error;
+        reason = `the server cannot be reached (${lost})`;
+        seconds = backoffSeconds(failures);
+      }
+      failures++;
+      if (Date.now() - started > GIVE_UP_MS) throw new Error(`${method} ${path}: ${reason} for ${Math.round((Date.now() - started) / 60_000)} minutes; giving up.`);
+      if (reason !== said) this.log(`${reason}: retrying ${method} ${path.split('?')[0]} in ${seconds} s`);
+      said = reason;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
   }
 
   private read(path: string) {
@@ -148,12 +235,19 @@ export class Simulation {
     return rows;
   }
 
-  /** A write at the event's current revision (If-Match), sent again when another write got there first (412). */
+  /**
+   * A write at the event's current revision (If-Match), sent again when the revision moved (412): by
+   * another writer, or by this write's own first attempt whose answer was lost. Either way the write
+   * is sent again as it was, at the revision read anew, which is safe: a creation or a start carries
+   * one Idempotency-Key for all its attempts (the server replays its first result), and a match
+   * report sets absolute scores, status and maps (a second one changes nothing).
+   */
   private async write(method: string, path: string, body?: unknown): Promise<Row> {
+    const key = `simulate-${randomUUID()}`;
     for (let attempt = 0; attempt < 20; attempt++) {
       const event = await this.read(`/api/v2/events/${this.options.eventId}`);
       if (event.status !== 200) throw new ApiFailure(event.status, event.body, `GET /api/v2/events/${this.options.eventId}`);
-      const headers = { authorization: `Bearer ${this.options.token}`, 'if-match': event.headers.get('etag')!, 'idempotency-key': `simulate-${this.options.seed}-${Date.now()}-${attempt}-${Math.floor(this.random() * 1e9)}` };
+      const headers = { authorization: `Bearer ${this.options.token}`, 'if-match': event.headers.get('etag')!, 'idempotency-key': key };
       const answer = await this.request(method, path, { body, headers });
       if (answer.status === 412) continue;
       if (answer.status >= 300) throw new ApiFailure(answer.status, answer.body, `${method} ${path}`);
