@@ -72,7 +72,15 @@ export async function realtimeRun(databaseUrl: string, command: BenchServerOptio
   const initialRevision = await prepare(databaseUrl);
   // Webhooks are delivered by a worker process of their own, as at scale: the worker's transactions
   // would otherwise share this process and hold the feed back while they run.
-  const server = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' }, { profile: print, command });
+  // One key fans out to every subscriber: the gateway is given room for them, as a deployment that
+  // serves a broadcast's viewers through one key must be (its defaults allow 100 sockets a credential).
+  const room = {
+    GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: String(SUBSCRIBERS),
+    GATEWAY_MAX_PENDING_SUBSCRIBES: String(SUBSCRIBERS),
+    GATEWAY_SOCKETS_PER_ADDRESS_MB: String(Math.max(8, Math.ceil((SUBSCRIBERS * 8) / 1024) + 1)),
+    GATEWAY_SOCKETS_MB: String(Math.max(16, Math.ceil((SUBSCRIBERS * 8) / 1024) + 1)),
+  };
+  const server = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off', ...room }, { profile: print, command });
   const writer = await startBenchServer('platform', databaseUrl, { WEBHOOK_WORKER: 'off' });
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
