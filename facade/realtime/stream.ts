@@ -13,6 +13,32 @@ import { comparePositions, readChanges, type FeedChange, type FeedPosition } fro
 import { changeBytes, markRead, type ChangeHub } from './hub.ts';
 import type { Hold } from '../graphql/document-memory.ts';
 
+// Replays read the feed a page at a time, a few pages at once in the whole process: a thousand
+// subscriptions resuming together (or a client that subscribes a hundred times with an old cursor)
+// read their pages in turn, never a thousand pages at once, and each page is charged to its
+// subscription's reservation as soon as it has been read.
+const REPLAY_READS_AT_ONCE = 2;
+let replayReads = 0;
+const waitingForRead: (() => void)[] = [];
+
+/** Resolves with the release of a replay read's place, when one is free. */
+function replayReadPlace(): Promise<() => void> {
+  return new Promise((resolve) => {
+    const take = () => {
+      replayReads++;
+      let freed = false;
+      resolve(() => {
+        if (freed) return;
+        freed = true;
+        replayReads--;
+        waitingForRead.shift()?.();
+      });
+    };
+    if (replayReads < REPLAY_READS_AT_ONCE) take();
+    else waitingForRead.push(take);
+  });
+}
+
 export interface StreamOptions {
   hub: ChangeHub;
   db: Database;
@@ -32,8 +58,9 @@ export interface StreamOptions {
 
 export class ChangeStream implements AsyncIterableIterator<FeedChange> {
   private readonly queue: FeedChange[] = [];
-  /** Estimated bytes of the queue, and what the reservation held beyond the subscription's own share when it started. */
+  /** Estimated bytes of the queue and of the replayed page, and what the reservation held beyond the subscription's own share when it started. */
   private queuedBytes = 0;
+  private replayedBytes = 0;
   private readonly baseBytes: number;
   private replayed: FeedChange[] = [];
   private replaying: boolean;
@@ -76,7 +103,11 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
     if (this.finished) return undefined;
     if (this.replaying) {
       const change = this.replayed.shift();
-      if (change) return change;
+      if (change) {
+        this.replayedBytes -= changeBytes(change);
+        if (this.replayed.length === 0) this.reserveBacklog();
+        return change;
+      }
       this.loadReplay();
       return undefined;
     }
@@ -97,8 +128,9 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
    */
   private reserveBacklog(): boolean {
     const { memory } = this.options;
-    const wanted = this.baseBytes + this.queuedBytes;
-    if (wanted > memory.bytes || this.queuedBytes === 0) return memory.resize(wanted);
+    const held = this.queuedBytes + this.replayedBytes;
+    const wanted = this.baseBytes + held;
+    if (wanted > memory.bytes || held === 0) return memory.resize(wanted);
     return true;
   }
 
@@ -108,6 +140,7 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
     this.queue.length = 0;
     this.queuedBytes = 0;
     this.replayed = [];
+    this.replayedBytes = 0;
     this.unsubscribe();
     this.options.memory.release();
     this.ready();
@@ -118,27 +151,46 @@ export class ChangeStream implements AsyncIterableIterator<FeedChange> {
     this.wake?.();
   }
 
-  /** Reads the next page of the replay; an empty page ends it. */
+  /**
+   * Reads the next page of the replay, when a replay read's place is free; an empty page ends it. The
+   * page's changes for this subscription are charged to its reservation: a page the budgets cannot
+   * take ends the subscription as a backlog that cannot grow does.
+   */
   private loadReplay(): void {
     if (this.loading) return;
     this.loading = true;
-    readChanges(this.options.db.sql, this.last!, 500).then(
-      (changes) => {
+    void replayReadPlace().then((free) => {
+      if (this.finished) {
+        free();
         this.loading = false;
-        if (this.finished) return;
-        if (!changes.length) this.replaying = false;
-        else {
-          this.last = changes[changes.length - 1].position;
-          markRead(changes);
-          this.replayed = changes.filter(this.options.filter);
-        }
-        this.ready();
-      },
-      (error: unknown) => {
-        this.loading = false;
-        this.fail(error);
-      },
-    );
+        return;
+      }
+      readChanges(this.options.db.sql, this.last!, 500)
+        .finally(free)
+        .then(
+          (changes) => {
+            this.loading = false;
+            if (this.finished) return;
+            if (!changes.length) this.replaying = false;
+            else {
+              this.last = changes[changes.length - 1].position;
+              markRead(changes);
+              this.replayed = changes.filter(this.options.filter);
+              this.replayedBytes = this.replayed.reduce((sum, change) => sum + changeBytes(change), 0);
+              if (!this.reserveBacklog()) {
+                this.finish();
+                this.options.onOverflow();
+                return;
+              }
+            }
+            this.ready();
+          },
+          (error: unknown) => {
+            this.loading = false;
+            this.fail(error);
+          },
+        );
+    });
   }
 
   private failure: unknown;
