@@ -28,13 +28,14 @@ afterAll(async () => {
 });
 
 /** A client socket and the server side's outlet; `messages` collects what the client receives. */
-async function open(): Promise<{ outlet: Outlet; messages: string[]; client: WebSocket }> {
+async function open(): Promise<{ outlet: Outlet; messages: string[]; client: WebSocket; accepted: import('ws').WebSocket }> {
   const accepted = new Promise<import('ws').WebSocket>((resolve) => connected.push(resolve));
   const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   const messages: string[] = [];
   client.on('message', (data) => messages.push(String(data)));
   await new Promise((resolve) => client.once('open', resolve));
-  return { outlet: transport.outlet(await accepted), messages, client };
+  const ws = await accepted;
+  return { outlet: transport.outlet(ws), messages, client, accepted: ws };
 }
 
 const until = async (done: () => boolean) => {
@@ -72,5 +73,21 @@ describe('gateway transport', () => {
     for (const { messages } of others) expect(messages).toEqual(['pushed by a wake-up']);
     expect(full.messages.map((m) => m.length)).toEqual([32 * 1024, 'after the drain'.length]);
     for (const { client } of [full, waiting, ...others]) client.close();
+  });
+
+  it('waits for a socket that does not read with one drain listener, however many turns wait for it', async () => {
+    const { outlet, client, accepted } = await open();
+    // The client stops reading: the server's socket fills and stays full.
+    (client as unknown as { _socket: import('node:net').Socket })._socket.pause();
+    const raw = (accepted as unknown as { _socket: import('node:net').Socket })._socket;
+    const big = textFrame(Buffer.alloc(256 * 1024, 'a'));
+    for (let turn = 0; turn < 20; turn++) {
+      outlet.push(big);
+      outlet.whenWritable(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(raw.writableNeedDrain).toBe(true);
+    expect(raw.listenerCount('drain')).toBeLessThanOrEqual(2);
+    client.terminate();
   });
 });

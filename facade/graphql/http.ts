@@ -10,8 +10,8 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { apolloKoa } from '../../subgraphs/kernel/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { readBody } from '../http/body.ts';
+import { answerMethods } from '../http/allowed-methods.ts';
 import { assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
@@ -107,7 +107,7 @@ function requestParts(ctx: Context): GraphQLRequestParts & { documentId?: unknow
   return { query, variables: json(variables), operationName, documentId, extensions: json(extensions) };
 }
 
-const ALLOW = 'GET, POST';
+const ALLOW = ['GET', 'POST'];
 
 /**
  * An empty operationName is no operationName (GraphQL over HTTP says so for GET; for a JSON body
@@ -155,14 +155,7 @@ export function mountGraphQL(router: Router, server: ApolloServer<GatewayContext
     ctx.state.route = '/graphql';
     // Everything /graphql refuses (method, media type, body, limits, quota) is a GraphQL error body.
     answerErrorsAsGraphQL(ctx);
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', ALLOW);
-      ctx.body = '';
-      return;
-    }
-    if (ctx.method !== 'POST' && ctx.method !== 'GET') {
-      throw new ApiError('validation_failed', 'GraphQL accepts GET and POST.', [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: ALLOW } });
-    }
+    if (answerMethods(ctx, ALLOW, 'GraphQL accepts GET and POST.')) return;
     // Its parameters decoded leniently would carry U+FFFD into the operation: refused instead.
     if (ctx.method === 'GET') assertUtf8Query(ctx.querystring);
     if (wantsIde(ctx)) return sendIde(ctx);

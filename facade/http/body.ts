@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../subgraphs/kernel/errors.ts';
 import { isUtf8 } from 'node:buffer';
-import { INVALID_UTF8, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { ASCII, INVALID_UTF8, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
 import { dropRest } from './early-answers.ts';
 
@@ -16,13 +16,6 @@ export const BODY_LIMIT = 1024 * 1024;
 const bodiesInFlight = new InFlightBytes(16 * BODY_LIMIT, 4 * BODY_LIMIT);
 registerMemoryBudget('request_bodies', bodiesInFlight.maxBytes, () => bodiesInFlight.bytes);
 
-const BRACKET_OPEN = 0x5b;
-const BRACE_OPEN = 0x7b;
-const BRACKET_CLOSE = 0x5d;
-const BRACE_CLOSE = 0x7d;
-const COMMA = 0x2c;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Why a JSON text must not be parsed, or null: nested deeper than MAX_JSON_DEPTH, or more commas
@@ -36,18 +29,17 @@ export function jsonShapeIssue(bytes: Uint8Array): string | null {
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
     if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === BRACKET_OPEN || byte === BRACE_OPEN) {
+      if (byte === ASCII.backslash) i++;
+      else if (byte === ASCII.quote) inString = false;
+    } else if (byte === ASCII.quote) inString = true;
+    else if (byte === ASCII.bracketOpen || byte === ASCII.braceOpen) {
       if (++depth > MAX_JSON_DEPTH) return `nested more than ${MAX_JSON_DEPTH} levels deep`;
-    } else if (byte === BRACKET_CLOSE || byte === BRACE_CLOSE) depth--;
-    else if (byte === COMMA && ++commas >= MAX_REQUEST_VALUES) return `holds more than ${MAX_REQUEST_VALUES} values`;
+    } else if (byte === ASCII.bracketClose || byte === ASCII.braceClose) depth--;
+    else if (byte === ASCII.comma && ++commas >= MAX_REQUEST_VALUES) return `holds more than ${MAX_REQUEST_VALUES} values`;
   }
   return null;
 }
 
-const AMPERSAND = 0x26;
 function count(bytes: Uint8Array, byte: number): number {
   let n = 0;
   for (let i = bytes.indexOf(byte); i !== -1; i = bytes.indexOf(byte, i + 1)) n++;
@@ -140,7 +132,7 @@ export async function readBody(ctx: Context, type: BodyType, options: BodyOption
   const bytes = await receive(ctx, chunked ? undefined : length);
   if (type === 'form') {
     // Each & separates two values: bounded like a JSON body's, before URLSearchParams builds them.
-    if (count(bytes, AMPERSAND) >= MAX_REQUEST_VALUES) {
+    if (count(bytes, ASCII.ampersand) >= MAX_REQUEST_VALUES) {
       throw new ApiError('validation_failed', `The request body holds more than ${MAX_REQUEST_VALUES} values.`, [{ field: 'body', issue: `holds more than ${MAX_REQUEST_VALUES} values` }]);
     }
     const invalid = invalidUtf8InForm(bytes);

@@ -14,6 +14,7 @@ import { validate } from '../../subgraphs/kernel/validation.ts';
 import { assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
 import { fromRoot } from '../../subgraphs/kernel/paths.ts';
 import { assetServer, packageFile, type AssetSource } from '../http/static-assets.ts';
+import { answerMethods } from '../http/allowed-methods.ts';
 import { overlayScript } from './bundle.ts';
 
 const token = z.string().min(1).max(200).describe('The overlay token (ovl_…).');
@@ -84,19 +85,12 @@ function refuse(ctx: Context, error: ApiError): void {
   ctx.body = page('Overlay address not valid', `<main class="message"><h1>This overlay address is not valid</h1><p>${escape(error.message)}</p><ul>${details}</ul></main>`);
 }
 
-const PAGE_METHODS = 'GET, HEAD';
+const PAGE_METHODS = ['GET', 'HEAD'];
 
 function servePage(ctx: Context, schema: z.ZodType, html: string): void {
   // Set first, so that every answer under the page's address carries them, the error body's too.
   headers(ctx);
-  if (ctx.method === 'OPTIONS') {
-    ctx.set('Allow', PAGE_METHODS);
-    ctx.body = '';
-    return;
-  }
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    throw new ApiError('validation_failed', `${ctx.method} is not allowed on ${ctx.path}.`, [{ issue: 'method_not_allowed' }], { status: 405, headers: { Allow: PAGE_METHODS } });
-  }
+  if (answerMethods(ctx, PAGE_METHODS)) return;
   try {
     assertUtf8Query(ctx.querystring);
     validate(schema, { ...ctx.query }, 'query');

@@ -39,6 +39,8 @@ import { addressKey, rateLimitedMessage, tokenQuotaKey, type Decision, type Rate
 import { refuseBusyHandshake, refuseHandshake } from '../http/client-errors.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { setting } from '../../subgraphs/kernel/config.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { beginCredentialCheck } from '../http/credential-checks.ts';
 
 export const CLOSE_CODES = {
   /** The credential in connection_init is missing or invalid, or was revoked or expired since. */
@@ -70,6 +72,8 @@ export function realtimeLimits(): RealtimeLimits {
     maxSubscriptionsPerSocket: setting('GATEWAY_MAX_SUBSCRIPTIONS_PER_SOCKET'),
     maxSocketsPerCredential: setting('GATEWAY_MAX_SOCKETS_PER_CREDENTIAL'),
     maxPendingSubscribes: setting('GATEWAY_MAX_PENDING_SUBSCRIBES'),
+    maxDistinctPerCredential: setting('GATEWAY_MAX_DISTINCT_SUBSCRIPTIONS_PER_CREDENTIAL'),
+    maxAwaitingInitPerAddress: setting('GATEWAY_MAX_UNINITIALISED_SOCKETS_PER_ADDRESS'),
     maxQueued: setting('GATEWAY_MAX_QUEUED'),
     maxQueuedBytes: setting('GATEWAY_MAX_QUEUED_KB') * 1024,
     slowConsumerCode: CLOSE_CODES.slowConsumer,
@@ -105,12 +109,21 @@ export const SOCKET_BYTES = 8 * 1024;
 export const socketMemory = new InFlightBytes(setting('GATEWAY_SOCKETS_MB') * 1024 * 1024, setting('GATEWAY_SOCKETS_PER_ADDRESS_MB') * 1024 * 1024);
 registerMemoryBudget('gateway_sockets', socketMemory.maxBytes, () => socketMemory.bytes);
 
-/** The bytes a waiting subscribe message is charged: its share, and its text and variables as parsed JSON. */
-function waitingBytes(payload: { query?: unknown; operationName?: unknown; variables?: unknown }): number {
+/**
+ * The bytes a waiting subscribe message is charged: its share, and its text and variables as parsed
+ * JSON; or why its variables are refused (nested too deep, too many values, text that cannot be
+ * stored), found first by one bounded walk, as /graphql refuses them, so that measuring them is safe.
+ */
+function waitingBytes(payload: { query?: unknown; operationName?: unknown; variables?: unknown }): number | GraphQLError {
   const text = (typeof payload.query === 'string' ? payload.query.length : 0) + (typeof payload.operationName === 'string' ? payload.operationName.length : 0);
+  if (payload.variables == null) return WAITING_SUBSCRIBE_BYTES + 2 * text;
+  const unsafe = findUnsafeValue(payload.variables, '', MAX_REQUEST_VALUES);
+  if (unsafe) {
+    const detail = unsafe.field ? unsafe : { ...unsafe, field: 'variables' };
+    return new GraphQLError(`The request is not valid: ${detail.field} ${detail.issue}.`, { extensions: { code: 'validation_failed', details: [detail] } });
+  }
   // The message was at most 64 KiB of JSON: measuring its variables again costs no more than that.
-  const variables = payload.variables == null ? 0 : JSON.stringify(payload.variables).length;
-  return WAITING_SUBSCRIBE_BYTES + 2 * text + 3 * variables;
+  return WAITING_SUBSCRIBE_BYTES + 2 * text + 3 * JSON.stringify(payload.variables).length;
 }
 
 // Documents held by running subscriptions, each counted once however many subscriptions share it
@@ -166,6 +179,14 @@ const MEMORY_REFUSALS = {
 };
 const memoryRefusal = (which: 'client' | 'total'): GraphQLError => MEMORY_REFUSALS[which];
 
+/** Where a socket comes from, and whether it still waits for its connection_init. */
+interface SocketOrigin {
+  address: string;
+  /** Its address's key (addressKey: an IPv6 /64). */
+  key: string;
+  awaitingInit: boolean;
+}
+
 interface Socket extends SocketState {
   ws: WebSocket;
   alive: boolean;
@@ -198,6 +219,11 @@ export class RealtimeGateway {
   private readonly preparing = new Map<string, Promise<void>>();
   /** By credential: its subscribe messages waiting for their turn or being prepared; none when idle. */
   private readonly waiting = new Map<string, number>();
+  /** By address key: its sockets that have not sent connection_init yet; none when idle. */
+  private readonly awaitingInit = new Map<string, number>();
+  private readonly origins = new WeakMap<WebSocket, SocketOrigin>();
+  /** By credential: the distinct signatures of its running subscriptions, and how many run each. */
+  private readonly signatures = new Map<string, Map<string, number>>();
   // Made once: a flood is refused thousands of times, and an error's stack trace costs more than its message.
   private readonly tooManyPending = [
     new GraphQLError(`At most ${this.limits.maxPendingSubscribes} subscriptions of one key or token wait to start at once: retry later.`, {
@@ -234,13 +260,23 @@ export class RealtimeGateway {
       if (!kind || request.method !== 'GET' || request.headers.upgrade?.toLowerCase() !== 'websocket') return elsewhere(request, socket, head);
       // Charged before the handshake is read further: an address that opens sockets without ever
       // naming a credential holds its share of the budget, not the process's heap.
-      const held = socketMemory.reserve(addressKey(clientAddress(request, this.options.trustedProxies ?? 0)), SOCKET_BYTES);
+      const address = clientAddress(request, this.options.trustedProxies ?? 0);
+      const key = addressKey(address);
+      // A socket without a credential yet holds one of its address's few places for those.
+      const uninitialised = this.awaitingInit.get(key) ?? 0;
+      if (uninitialised >= this.limits.maxAwaitingInitPerAddress) return refuseBusyHandshake(socket, 'client');
+      const held = socketMemory.reserve(key, SOCKET_BYTES);
       if (typeof held === 'string') return refuseBusyHandshake(socket, held);
-      socket.once('close', () => held.release());
+      this.awaitingInit.set(key, uninitialised + 1);
+      const origin: SocketOrigin = { address, key, awaitingInit: true };
+      socket.once('close', () => {
+        held.release();
+        this.initialised(origin);
+      });
       // A burst of handshakes takes turns (a few each millisecond), as expensive steps do: /healthz
       // and everyone else are answered between them.
       void nextTurn().then(() => {
-        if (!socket.destroyed) this.transport.upgrade(this.servers[kind], request, socket, head);
+        if (!socket.destroyed) this.transport.upgrade(this.servers[kind], request, socket, head, (ws) => this.origins.set(ws, origin));
       });
     });
   }
@@ -267,6 +303,8 @@ export class RealtimeGateway {
       connectionInitWaitTimeout: 10_000,
       subscribe: deliverSubscription,
       onConnect: async (ctx) => {
+        const origin = this.origins.get(ctx.extra.socket);
+        if (origin) this.initialised(origin);
         // The socket takes its credential's place before the credential is read, so that a key or
         // token that holds its sockets (open or being checked) is refused before it costs a database
         // read; a credential found invalid gives its place back.
@@ -276,11 +314,21 @@ export class RealtimeGateway {
           ctx.extra.socket.close(CLOSE_CODES.tooManySockets, 'Too many sockets for this credential.');
           return false;
         }
+        // A credential that is not found counts as a failed sign-in of the address, as a wrong client
+        // secret does over HTTP: an address past its quota is refused before the database is asked.
+        // A quota that cannot be read (its store away) leaves the check to the lookup, which then says so.
+        const admitted = await beginCredentialCheck(this.options.rateLimits, origin?.address ?? '').catch(() => null);
+        if (admitted && 'refused' in admitted) {
+          ctx.extra.socket.close(CLOSE_CODES.tryAgainLater, `Too many credentials that were not found from this address: retry in ${Math.max(1, admitted.refused.resetSeconds)} s.`);
+          return false;
+        }
         this.perCredential.set(claimed, count + 1);
         const credential = await this.authenticate(kind, ctx.connectionParams ?? {}).catch((error: unknown) => {
           this.giveBackPlace(claimed);
+          void admitted?.check.settle('unknown');
           throw error;
         });
+        void admitted?.check.settle(credential === null ? 'failed' : credential === 'unavailable' ? 'unknown' : 'authenticated');
         if (!credential || credential === 'unavailable' || ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) this.giveBackPlace(claimed);
         if (credential === 'unavailable') {
           // Not a bad credential: one that cannot be checked now. Clients retry 1013 by themselves.
@@ -309,7 +357,9 @@ export class RealtimeGateway {
         const credential = socket.credential.hash;
         const waitingNow = this.waiting.get(credential) ?? 0;
         if (waitingNow >= this.limits.maxPendingSubscribes) return this.tooManyPending;
-        const held = subscriptionMemory.reserve(`gateway:${credential}`, waitingBytes(payload));
+        const bytes = waitingBytes(payload);
+        if (bytes instanceof GraphQLError) return [bytes];
+        const held = subscriptionMemory.reserve(`gateway:${credential}`, bytes);
         if (typeof held === 'string') return [memoryRefusal(held)];
         this.waiting.set(credential, waitingNow + 1);
         const previous = this.preparing.get(credential) ?? Promise.resolve();
@@ -347,6 +397,15 @@ export class RealtimeGateway {
           ? apiKey
           : typeof overlayToken === 'string' && overlayToken;
     return sha256(typeof secret === 'string' ? secret : '');
+  }
+
+  /** The socket has sent its connection_init, or closed: it gives back its address's place for sockets without one. */
+  private initialised(origin: SocketOrigin): void {
+    if (!origin.awaitingInit) return;
+    origin.awaitingInit = false;
+    const left = (this.awaitingInit.get(origin.key) ?? 1) - 1;
+    if (left > 0) this.awaitingInit.set(origin.key, left);
+    else this.awaitingInit.delete(origin.key);
   }
 
   private giveBackPlace(hash: string): void {
@@ -461,11 +520,22 @@ export class RealtimeGateway {
         if (answered instanceof ApiError && answered.status === 503) quota.giveBack?.();
         throw answered;
       }
+      const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
+      // Each distinct signature costs a read of its resource for every change it follows (alike ones
+      // share it): a credential runs a bounded number of them, however many subscriptions share each.
+      const distinct = this.signatures.get(socket.credential.hash);
+      if (!distinct?.has(signature) && (distinct?.size ?? 0) >= this.limits.maxDistinctPerCredential) {
+        return [
+          new GraphQLError(`A key or token runs at most ${this.limits.maxDistinctPerCredential} distinct subscriptions (text and variables) at once on a server; alike ones share one.`, {
+            extensions: { code: 'too_many_subscriptions', details: [{ issue: 'distinct_limit' }] },
+          }),
+        ];
+      }
       // What the subscription holds while it runs: its share, its document (once, however many
       // subscriptions share it) and its backlog as it grows (stream.ts).
-      const memory = holdSubscription(credential, document, bytes);
-      if (typeof memory === 'string') return [busy(memory)];
-      const signature = sha256(`${payload.query}\u0000${payload.operationName ?? ''}\u0000${JSON.stringify(payload.variables ?? {})}\u0000${socket.credential.hash}`);
+      const held = holdSubscription(credential, document, bytes);
+      if (typeof held === 'string') return [busy(held)];
+      const memory = this.countSignature(socket.credential.hash, signature, held);
       const contextValue: SubscriptionContext = {
         socket,
         hub: this.hub,
@@ -482,6 +552,30 @@ export class RealtimeGateway {
     } finally {
       preparing.release();
     }
+  }
+
+  /** Counts a running subscription's signature for its credential until the subscription's reservation is released. */
+  private countSignature(credential: string, signature: string, held: Hold): Hold {
+    let distinct = this.signatures.get(credential);
+    if (!distinct) this.signatures.set(credential, (distinct = new Map()));
+    distinct.set(signature, (distinct.get(signature) ?? 0) + 1);
+    const counted = distinct;
+    let released = false;
+    return {
+      resize: (bytes) => held.resize(bytes),
+      get bytes() {
+        return held.bytes;
+      },
+      release: () => {
+        held.release();
+        if (released) return;
+        released = true;
+        const left = (counted.get(signature) ?? 1) - 1;
+        if (left > 0) counted.set(signature, left);
+        else counted.delete(signature);
+        if (counted.size === 0 && this.signatures.get(credential) === counted) this.signatures.delete(credential);
+      },
+    };
   }
 
   /** The caller may see the event (and the match, playday or stage named): asked of the graph with its credential. */

@@ -51,6 +51,8 @@ interface Outbox {
   /** Called once this turn's frames are written and the socket can take more. */
   wakers: (() => void)[];
   queued: boolean;
+  /** Waiting for the socket to drain: its wakers are woken then (one listener, however many flushes wait). */
+  draining: boolean;
 }
 
 /** A socket's side of a subscription: frames pushed are written at the end of the turn. */
@@ -74,10 +76,11 @@ export class CoalescingTransport {
 
   constructor(private readonly options: TransportOptions) {}
 
-  /** The upgrade's raw socket, kept so that a turn's frames can be written together. */
-  upgrade(wss: WebSocketServer, request: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** The upgrade's raw socket, kept so that a turn's frames can be written together; `accepted` sees the WebSocket first. */
+  upgrade(wss: WebSocketServer, request: http.IncomingMessage, socket: Duplex, head: Buffer, accepted?: (ws: WebSocket) => void): void {
     wss.handleUpgrade(request, socket, head, (ws) => {
-      this.outboxes.set(ws, { ws, raw: socket, frames: [], count: 0, bytes: 0, wakers: [], queued: false });
+      this.outboxes.set(ws, { ws, raw: socket, frames: [], count: 0, bytes: 0, wakers: [], queued: false, draining: false });
+      accepted?.(ws);
       wss.emit('connection', ws, request);
     });
   }
@@ -187,12 +190,14 @@ export class CoalescingTransport {
         raw.write(written === 1 ? frames[0]! : Buffer.concat(frames.slice(0, written) as Buffer[], bytes));
       }
       for (let f = 0; f < written; f++) frames[f] = null;
-      if (!outbox.wakers.length) continue;
+      if (!outbox.wakers.length || outbox.draining) continue;
       if (ws.readyState !== ws.OPEN || !raw.writableNeedDrain) this.wake(outbox);
       else {
+        outbox.draining = true;
         const settle = () => {
           raw.off('drain', settle);
           ws.off('close', settle);
+          outbox.draining = false;
           this.wake(outbox);
         };
         raw.once('drain', settle);

@@ -37,6 +37,10 @@ export interface RealtimeLimits {
   maxSocketsPerCredential: number;
   /** Subscribe messages of one key or token that may wait to start on one instance, its sockets together. */
   maxPendingSubscribes: number;
+  /** Distinct subscriptions (text, variables) one key or token may run on one instance. */
+  maxDistinctPerCredential: number;
+  /** Sockets of one client address that may be open without having sent connection_init. */
+  maxAwaitingInitPerAddress: number;
   /** Changes a subscription may have waiting before it is closed as too slow. */
   maxQueued: number;
   /** The same in bytes (estimated, hub.ts changeBytes). */

@@ -20,12 +20,22 @@ export const MAX_JSON_DEPTH = 32;
  */
 export const INVALID_UTF8 = 'must be valid UTF-8 (it holds an invalid byte sequence)';
 
-const ASCII_QUOTE = 0x22;
-const ASCII_BACKSLASH = 0x5c;
-const ASCII_PERCENT = 0x25;
-const ASCII_PLUS = 0x2b;
-const ASCII_AMPERSAND = 0x26;
-const ASCII_EQUALS = 0x3d;
+/** The ASCII bytes that the checks made on raw bytes (bodies, URLs) look for, before anything is decoded. */
+export const ASCII = {
+  quote: 0x22,
+  backslash: 0x5c,
+  percent: 0x25,
+  plus: 0x2b,
+  ampersand: 0x26,
+  equals: 0x3d,
+  colon: 0x3a,
+  comma: 0x2c,
+  space: 0x20,
+  braceOpen: 0x7b,
+  braceClose: 0x7d,
+  bracketOpen: 0x5b,
+  bracketClose: 0x5d,
+} as const;
 
 /**
  * Where a JSON text that is well-formed but not valid UTF-8 holds its first invalid sequence: the
@@ -44,20 +54,20 @@ export function invalidUtf8InJson(bytes: Uint8Array): { field: string; key: bool
     const byte = bytes[i];
     const level = levels[levels.length - 1];
     if (start >= 0) {
-      if (byte === ASCII_BACKSLASH) i++;
-      else if (byte === ASCII_QUOTE) {
+      if (byte === ASCII.backslash) i++;
+      else if (byte === ASCII.quote) {
         const text = bytes.subarray(start, i + 1);
         const key = level !== undefined && level.expectsKey;
         if (!isUtf8(text)) return { field: pathTo(key ? levels.length - 1 : levels.length), key };
         if (key) level.at = JSON.parse(Buffer.from(text).toString('utf8')) as string;
         start = -1;
       }
-    } else if (byte === ASCII_QUOTE) start = i;
-    else if (byte === 0x7b) levels.push({ at: '', array: false, expectsKey: true });
-    else if (byte === 0x5b) levels.push({ at: 0, array: true, expectsKey: false });
-    else if (byte === 0x7d || byte === 0x5d) levels.pop();
-    else if (byte === 0x3a && level) level.expectsKey = false;
-    else if (byte === 0x2c && level) {
+    } else if (byte === ASCII.quote) start = i;
+    else if (byte === ASCII.braceOpen) levels.push({ at: '', array: false, expectsKey: true });
+    else if (byte === ASCII.bracketOpen) levels.push({ at: 0, array: true, expectsKey: false });
+    else if (byte === ASCII.braceClose || byte === ASCII.bracketClose) levels.pop();
+    else if (byte === ASCII.colon && level) level.expectsKey = false;
+    else if (byte === ASCII.comma && level) {
       if (level.array) level.at = (level.at as number) + 1;
       else level.expectsKey = true;
     } else if (byte >= 0x80) return { field: '', key: false };
@@ -71,12 +81,12 @@ export function percentDecoded(bytes: Uint8Array): Buffer {
   let n = 0;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
-    const digits = byte === ASCII_PERCENT ? String.fromCharCode(bytes[i + 1] ?? 0, bytes[i + 2] ?? 0) : '';
+    const digits = byte === ASCII.percent ? String.fromCharCode(bytes[i + 1] ?? 0, bytes[i + 2] ?? 0) : '';
     // As URLSearchParams reads them: a % without two hex digits stays itself.
     if (/^[0-9a-f]{2}$/i.test(digits)) {
       out[n++] = Number.parseInt(digits, 16);
       i += 2;
-    } else out[n++] = byte === ASCII_PLUS ? 0x20 : byte;
+    } else out[n++] = byte === ASCII.plus ? ASCII.space : byte;
   }
   return out.subarray(0, n);
 }
@@ -87,10 +97,10 @@ export function percentDecoded(bytes: Uint8Array): Buffer {
  */
 export function invalidUtf8InForm(bytes: Uint8Array): string | null {
   for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(ASCII_AMPERSAND, start);
+    let end = bytes.indexOf(ASCII.ampersand, start);
     if (end < 0) end = bytes.length;
     const pair = bytes.subarray(start, end);
-    const equals = pair.indexOf(ASCII_EQUALS);
+    const equals = pair.indexOf(ASCII.equals);
     const name = percentDecoded(equals < 0 ? pair : pair.subarray(0, equals));
     if (!isUtf8(name)) return '';
     if (equals >= 0 && !isUtf8(percentDecoded(pair.subarray(equals + 1)))) return name.toString('utf8');

@@ -77,6 +77,7 @@ export async function realtimeRun(databaseUrl: string, command: BenchServerOptio
   const room = {
     GATEWAY_MAX_SOCKETS_PER_CREDENTIAL: String(SUBSCRIBERS),
     GATEWAY_MAX_PENDING_SUBSCRIBES: String(SUBSCRIBERS),
+    GATEWAY_MAX_UNINITIALISED_SOCKETS_PER_ADDRESS: String(SUBSCRIBERS),
     GATEWAY_SOCKETS_PER_ADDRESS_MB: String(Math.max(8, Math.ceil((SUBSCRIBERS * 8) / 1024) + 1)),
     GATEWAY_SOCKETS_MB: String(Math.max(16, Math.ceil((SUBSCRIBERS * 8) / 1024) + 1)),
   };

@@ -32,7 +32,9 @@ beforeAll(async () => {
     args: ['start', '--silent'],
     // A short drain: the floods leave nothing worth waiting for at the end.
     // The token's quota is out of the way: every valid creation of the write flood must get through.
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', SHUTDOWN_DRAIN_MS: '1000', RATE_LIMIT_TOKEN: '1000000/60' },
+    // So are the address's failed sign-ins: the floods of unknown gateway credentials would otherwise
+    // lock this address out of the gateway for the floods after them (realtime.test.ts holds that limit).
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', SHUTDOWN_DRAIN_MS: '1000', RATE_LIMIT_TOKEN: '1000000/60', RATE_LIMIT_AUTH_FAILURES: '1000000/600' },
     ready: /GraphQL\s+(http:\/\/\S+)\/graphql/,
   });
   base = server.base;
@@ -538,9 +540,9 @@ function postFrom(localAddress: string, query: string): Promise<number> {
 }
 
 /** A gateway socket, initialised with `params`; resolves with the socket once acknowledged. */
-function openSocket(path: string, params: Record<string, string>): Promise<WebSocket> {
+function openSocket(path: string, params: Record<string, string>, localAddress?: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, 'graphql-transport-ws');
+    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, 'graphql-transport-ws', { localAddress });
     ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: params })));
     ws.once('message', (data) => {
       const message = JSON.parse(String(data));
@@ -583,10 +585,18 @@ describe('floods of overlay tokens', () => {
     const sockets = await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {
         const ws = new WebSocket(base.replace(/^http/, 'ws') + '/api/v1/gateway', 'graphql-transport-ws');
+        // A handshake refused (an address's sockets without connection_init are bounded) counts as its status, negated.
+        const refused = new Promise<number>((resolve) =>
+          ws.once('unexpected-response', (_request, response) => {
+            response.resume();
+            resolve(-(response.statusCode ?? 0));
+            ws.terminate();
+          }),
+        );
         const closed = closeOf(ws);
         ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { overlayToken: `ovl_socket_${i}_${'s'.repeat(i % 150)}` } })));
         ws.on('error', () => undefined);
-        return closed;
+        return Promise.race([refused, closed]);
       }),
     );
     await expectSurvived(watching);
@@ -594,7 +604,8 @@ describe('floods of overlay tokens', () => {
     expect(statuses.get(200)).toBeGreaterThan(0);
     // Unknown tokens: 401, or 429 once the file's earlier floods spent the address's anonymous quota.
     expect((statuses.get(401) ?? 0) + (statuses.get(429) ?? 0)).toBeGreaterThan(0);
-    expect(new Set(sockets)).toEqual(new Set([4403]));
+    expect(sockets).toContain(4403);
+    expect([...new Set(sockets)].every((code) => code === 4403 || code === -429), JSON.stringify([...new Set(sockets)])).toBe(true);
   }, 180_000);
 
   it('3,000 requests for the overlay pages and their assets, the token record, the index and the realtime script, with distinct addresses and tokens: 2xx/4xx only, the server lives', async () => {
@@ -709,7 +720,7 @@ interface FloodCredential {
   eventId: string;
 }
 
-async function socketFlood(credential: (i: number) => FloodCredential, sockets: number, subscribes: number, holdMs = 3000): Promise<SocketFlood> {
+async function socketFlood(credential: (i: number) => FloodCredential, sockets: number, subscribes: number, holdMs = 3000, during?: () => Promise<void>): Promise<SocketFlood> {
   const seen: SocketFlood = { handshakes: new Map(), closes: new Map(), acknowledged: 0, refusals: new Map() };
   let lettingGo = false;
   const opened = Array.from({ length: sockets }, (_, i) => {
@@ -751,7 +762,7 @@ async function socketFlood(credential: (i: number) => FloodCredential, sockets: 
     return { ws, settled, decided };
   });
   await Promise.race([Promise.all(opened.map(({ decided }) => decided)), new Promise((resolve) => setTimeout(resolve, 90_000))]);
-  await new Promise((resolve) => setTimeout(resolve, holdMs));
+  await Promise.all([new Promise((resolve) => setTimeout(resolve, holdMs)), during?.()]);
   lettingGo = true;
   for (const { ws } of opened) ws.terminate();
   await Promise.all(opened.map(({ settled }) => settled));
@@ -832,7 +843,21 @@ describe('floods of gateway sockets', () => {
   }, 180_000);
 
   it('anonymous: 2,000 sockets that never send connection_init and 2,000 with distinct unknown credentials hold their address\'s share, the server lives', async () => {
-    await expectHeld(() => socketFlood(() => ({ path: '/api/v1/gateway', params: null, eventId: 'evt_open' }), 2000, 0), { acknowledgedAtMost: 0, refused: true });
+    // 64 sockets of an address may wait for their connection_init; the rest are refused at the
+    // handshake, and a client with a credential still gets in meanwhile.
+    let welcomed = false;
+    const { seen } = await expectHeld(
+      () =>
+        socketFlood(() => ({ path: '/api/v1/gateway', params: null, eventId: 'evt_open' }), 2000, 0, 3000, async () => {
+          // From another address of the loopback network: this one's places are all taken.
+          const ws = await openSocket('/api/v1/gateway', { apiKey: 'demo-org-key-0001' }, '127.0.0.2');
+          welcomed = true;
+          ws.close();
+        }),
+      { acknowledgedAtMost: 0, refused: true },
+    );
+    expect(welcomed).toBe(true);
+    expect(seen.handshakes.get(429)).toBe(2000 - 64);
     await expectHeld(
       () =>
         socketFlood(

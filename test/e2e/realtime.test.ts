@@ -402,6 +402,84 @@ describe('abuse', () => {
     }
   });
 
+  it('refuses variables nested too deep with an error for that subscription, and keeps the socket open', async () => {
+    const { ws } = await rawSocket(server.url);
+    const answers: Record<string, unknown>[] = [];
+    ws.on('message', (data) => answers.push(JSON.parse(String(data))));
+    // 30,000 arrays deep: measuring them recursively ran out of stack and closed the socket with 4500.
+    const variables = `{"deep":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    ws.send(`{"id":"deep","type":"subscribe","payload":{"query":"subscription { mapsChanged { cursor } }","variables":${variables}}}`);
+    ws.send(JSON.stringify({ id: 'after', type: 'subscribe', payload: { query: 'subscription { mapsChanged { cursor } }' } }));
+    await until(() => answers.length > 0, 'the refusal');
+    expect(answers[0]).toMatchObject({ id: 'deep', type: 'error', payload: [{ extensions: { code: 'validation_failed', details: [{ field: expect.stringMatching(/^deep(\.0)+$/), issue: 'nested more than 32 levels deep' }] } }] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+  });
+
+  it('runs at most GATEWAY_MAX_DISTINCT_SUBSCRIPTIONS_PER_CREDENTIAL distinct subscriptions of a key; alike ones share a place, and an ended one gives its place back', async () => {
+    const limited = await instanceWith({ GATEWAY_MAX_DISTINCT_SUBSCRIPTIONS_PER_CREDENTIAL: '3' });
+    try {
+      const [one, two] = [await rawSocket(limited.url), await rawSocket(limited.url)];
+      const errors = new Map<string, unknown>();
+      for (const socket of [one, two]) socket.ws.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === 'error') errors.set(message.id, message.payload[0].extensions);
+      });
+      // Distinct by their selection (text, or variables alike, make a signature of their own).
+      const FIELDS = { 1: 'cursor', 2: 'type', 3: 'occurredAt', 4: 'revision' } as const;
+      const subscribe = (socket: typeof one, id: string, which: keyof typeof FIELDS) =>
+        socket.ws.send(JSON.stringify({ id, type: 'subscribe', payload: { query: `subscription ($e: ID!) { eventChanged(eventId: $e) { ${FIELDS[which]} } }`, variables: { e: 'evt_open' } } }));
+      // Three distinct, on two sockets; then an alike one, which shares its place.
+      subscribe(one, 'a', 1);
+      subscribe(one, 'b', 2);
+      subscribe(two, 'c', 3);
+      subscribe(two, 'a-again', 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      subscribe(two, 'd', 4);
+      await until(() => errors.has('d'), 'the refusal of a fourth distinct subscription');
+      expect(errors.get('d')).toMatchObject({ code: 'too_many_subscriptions', details: [{ issue: 'distinct_limit' }] });
+      expect([...errors.keys()]).toEqual(['d']);
+      // Ending the only subscription of one signature frees its place; ending one of two alike does not.
+      one.ws.send(JSON.stringify({ id: 'a', type: 'complete' }));
+      subscribe(two, 'e', 4);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(errors.has('e')).toBe(true);
+      one.ws.send(JSON.stringify({ id: 'b', type: 'complete' }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      subscribe(two, 'f', 4);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(errors.has('f')).toBe(false);
+      one.ws.close();
+      two.ws.close();
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts credentials that are not found as failed sign-ins of the address: past its quota it is refused with 1013 before the database is asked, a right key included', async () => {
+    const limited = await instanceWith({ RATE_LIMIT_AUTH_FAILURES: '3/600' });
+    try {
+      const attempt = (params: Record<string, string>) =>
+        new Promise<{ code: number; reason: string }>((resolve) => {
+          // From an address of its own: the quota it spends is no other test's.
+          const ws = new WebSocket(limited.url.replace(/^http/, 'ws') + '/api/v1/gateway', 'graphql-transport-ws', { localAddress: '127.0.0.3' });
+          ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: params })));
+          ws.on('message', (data) => JSON.parse(String(data)).type === 'connection_ack' && ws.close(1000));
+          ws.once('close', (code, reason) => resolve({ code, reason: String(reason) }));
+        });
+      // A right key spends nothing.
+      expect((await attempt({ apiKey: KEY })).code).toBe(1000);
+      for (let i = 0; i < 3; i++) expect((await attempt({ apiKey: `unknown-key-${i}` })).code).toBe(4403);
+      const refused = await attempt({ overlayToken: 'ovl_unknown' });
+      expect(refused.code).toBe(1013);
+      expect(refused.reason).toMatch(/not found from this address: retry in \d+ s/);
+      expect((await attempt({ apiKey: KEY })).code).toBe(1013);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('drops a socket that stops answering pings, and keeps one that answers', async () => {
     const pinging = await instanceWith({ GATEWAY_PING_MS: '150' });
     try {
