@@ -151,20 +151,27 @@ function holdSubscription(credential: string, document: DocumentNode, documentBy
   if (!entry) heldDocuments.set(document, (entry = { subscriptions: 0, hold: documentHold! }));
   entry.subscriptions++;
   const counted = entry;
+  return alsoOnRelease(own, () => {
+    if (--counted.subscriptions === 0) {
+      heldDocuments.delete(document);
+      counted.hold.release();
+    }
+  });
+}
+
+/** The reservation `held`, whose release also runs `then`, once however often it is released. */
+function alsoOnRelease(held: Hold, then: () => void): Hold {
   let released = false;
   return {
-    resize: (bytes) => own.resize(bytes),
+    resize: (bytes) => held.resize(bytes),
     get bytes() {
-      return own.bytes;
+      return held.bytes;
     },
     release: () => {
+      held.release();
       if (released) return;
       released = true;
-      own.release();
-      if (--counted.subscriptions === 0) {
-        heldDocuments.delete(document);
-        counted.hold.release();
-      }
+      then();
     },
   };
 }
@@ -560,22 +567,12 @@ export class RealtimeGateway {
     if (!distinct) this.signatures.set(credential, (distinct = new Map()));
     distinct.set(signature, (distinct.get(signature) ?? 0) + 1);
     const counted = distinct;
-    let released = false;
-    return {
-      resize: (bytes) => held.resize(bytes),
-      get bytes() {
-        return held.bytes;
-      },
-      release: () => {
-        held.release();
-        if (released) return;
-        released = true;
-        const left = (counted.get(signature) ?? 1) - 1;
-        if (left > 0) counted.set(signature, left);
-        else counted.delete(signature);
-        if (counted.size === 0 && this.signatures.get(credential) === counted) this.signatures.delete(credential);
-      },
-    };
+    return alsoOnRelease(held, () => {
+      const left = (counted.get(signature) ?? 1) - 1;
+      if (left > 0) counted.set(signature, left);
+      else counted.delete(signature);
+      if (counted.size === 0 && this.signatures.get(credential) === counted) this.signatures.delete(credential);
+    });
   }
 
   /** The caller may see the event (and the match, playday or stage named): asked of the graph with its credential. */
