@@ -145,12 +145,18 @@ describe('sign-in at the authorization page', () => {
 
 describe('gateway subscriptions', () => {
   it('have the limits of /graphql and spend their cost from the credential\'s quota', async () => {
-    const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/api/v1/gateway`, webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-org-key-0001' }, retryAttempts: 0 });
+    const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/api/v1/gateway`, webSocketImpl: WebSocket, connectionParams: { apiKey: 'demo-org-key-0001' }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    // Connected first: the 400 ms below are the subscription's own, not the handshake's and the key's check.
+    await new Promise((resolve) => client.on('connected', resolve));
     const subscribe = (query: string) =>
       new Promise<{ code?: unknown; message: string } | 'started'>((resolve) => {
         const stop = client.subscribe({ query }, {
           next: () => undefined,
-          error: (errors) => resolve({ message: (errors as { message: string; extensions?: { code?: unknown } }[])[0].message, code: (errors as { extensions?: { code?: unknown } }[])[0].extensions?.code }),
+          error: (errors) => {
+            // A subscription error is a list of GraphQL errors; anything else (a close) says what it was.
+            const first = Array.isArray(errors) ? (errors[0] as { message: string; extensions?: { code?: unknown } }) : { message: String((errors as { code?: unknown })?.code ?? errors) };
+            resolve({ message: first.message, code: first.extensions?.code });
+          },
           complete: () => undefined,
         });
         setTimeout(() => {
