@@ -16,15 +16,10 @@ import { DOCUMENT_MEMORY, asKeyValueCache, budgetedCache, inFlightDocuments, par
 import type { Context } from 'koa';
 import type { RouteLimits } from '../routes/mount.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
+import type { GraphQLRequestParts } from './request-parts.ts';
 import { scopeOf } from '../http/scope.ts';
 import { nextTurn } from '../http/turns.ts';
 import { addressKey, chargeCaller, operationPoints, rateLimitHeaders, type Decision } from '../http/rate-limits.ts';
-
-export interface GraphQLRequestParts {
-  query?: unknown;
-  variables?: unknown;
-  operationName?: unknown;
-}
 
 export interface Parsed {
   document: DocumentNode;

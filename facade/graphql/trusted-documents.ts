@@ -19,7 +19,7 @@ import type { Context } from 'koa';
 import type { RouteRow } from '../routes/table.ts';
 import type { RequestScope } from '../../subgraphs/kernel/context.ts';
 import { sendGraphQLRequestError } from '../http/problem.ts';
-import type { GraphQLRequestParts } from './admission.ts';
+import type { GraphQLRequestParts } from './request-parts.ts';
 
 export const TRUSTED_DOCUMENTS_PATH = path.join(schemaDir, 'trusted-documents.json');
 

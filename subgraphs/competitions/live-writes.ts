@@ -8,7 +8,7 @@ import { validate } from '../kernel/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from './inputs.ts';
 import { prefetchReportInputs, stageFollowUps } from './stage-progress.ts';
-import { stageSettingsView } from './stage-start.ts';
+import { stageSettingsView } from './stage-settings.ts';
 import {
   DELETE_MATCHES_MAPS_SQL,
   DOWNSTREAM_MATCHES_SQL,
@@ -20,7 +20,7 @@ import {
   type BracketMatchRow,
 } from './statements.ts';
 import { progress, rankFfa, type BracketMatch, type MatchOutcome } from './tournament/index.ts';
-import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
+import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
 
 type TimeAction = 'now' | 'clear' | 'keep';
 

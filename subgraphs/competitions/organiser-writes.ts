@@ -22,7 +22,8 @@ import {
   UPDATE_EVENT_SQL,
 } from './statements.ts';
 import { WRITES } from './write-contracts.ts';
-import { assertNotParticipant, assertOpen, assertRegistrable, conflict, unchanged, type Preconditions } from './writes.ts';
+import { assertNotParticipant, assertRegistrable } from './writes.ts';
+import { assertOpen, conflict, unchanged, type Preconditions } from './write-rules.ts';
 
 const slugTaken = () => conflict('Another event of this organisation has this slug.', 'slug_taken');
 const onSlugGuard = (check: string) => (check === 'slug_taken' ? slugTaken() : undefined);

@@ -10,7 +10,7 @@ import type { OverlayToken } from '../kernel/db/generated/client.ts';
 import { requireScope } from '../kernel/authority.ts';
 import { newId, sha256 } from '../kernel/crypto.ts';
 import { ApiError, forbidden, notFound, validationFailed } from '../kernel/errors.ts';
-import { conflict } from './writes.ts';
+import { conflict } from './write-rules.ts';
 import { keysetPage, type Page } from '../kernel/pagination.ts';
 import { validate } from '../kernel/validation.ts';
 import { assertOrganiserAuthority } from './event-write.ts';

@@ -7,9 +7,9 @@
 import type { SubgraphContext } from '../kernel/context.ts';
 import type { Change, EventState } from './event-write.ts';
 import type { SqlStatement } from '../kernel/db/database.ts';
-import { stageSettingsView, type StageSeeding } from './stage-start.ts';
+import { stageSettingsView, type GroupKey, type StageSeeding } from './stage-settings.ts';
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
-import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type GroupKey, type StandingsMatchInput } from './stage-standings.ts';
+import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type StandingsMatchInput } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
 import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, storedStandingOf, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
 

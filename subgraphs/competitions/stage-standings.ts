@@ -8,7 +8,7 @@ import type { SubgraphContext } from '../kernel/context.ts';
 import type { SqlStatement } from '../kernel/db/database.ts';
 import type { Change } from './event-write.ts';
 import { chainNextStage, rankedRows } from './stage-chain.ts';
-import { stageSettingsView, type StageSeeding } from './stage-start.ts';
+import { stageSettingsView, type GroupKey, type StageSeeding } from './stage-settings.ts';
 import {
   DELETE_STANDINGS_SQL,
   STAGE_ADJUSTMENTS_SQL,
@@ -43,9 +43,6 @@ const ROUND_FORMATS = new Set(['single_elimination', 'double_elimination', 'swis
 
 /** Standings are computed for stages the platform started (a frozen seeding); others keep what was entered. */
 export const hasComputedStandings = (stage: StandingsStage) => stage.status !== 'pending' && stage.seeding != null;
-
-/** The group key of a standing: the group, or null for a stage without groups. */
-export type GroupKey = string | null;
 
 /** What the standings read of a match row (a head_to_head read leaves out all but the result). */
 export type StandingsMatchInput = Pick<StandingsMatchRow, 'status' | 'participantAId' | 'participantBId' | 'scoreA' | 'scoreB' | 'forfeit' | 'isFreeWin'> &

@@ -13,7 +13,8 @@ import { previousStageOrder } from './stage-chain.ts';
 import { computeStageStandings, readStandingsInputs, standingsWrites } from './stage-standings.ts';
 import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './statements.ts';
 import type { Prisma } from '../kernel/db/generated/client.ts';
-import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './writes.ts';
+import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
+import { ELIGIBLE_STATUSES, fieldSize, storedSettings, type StageSeeding } from './stage-settings.ts';
 import {
   drawRandomSeed,
   generateStage,
@@ -25,49 +26,18 @@ import {
   type GeneratedMatch,
   type GeneratedStage,
   type MatchSource,
-  type ResolvedStageSettings,
-  type SeedingMethod,
   type StageFormat,
   type StageGroupInput,
-  type StageSettings,
 } from './tournament/index.ts';
-
-/** Participants who take part in a stage; withdrawn and disqualified ones do not. */
-export const ELIGIBLE_STATUSES = ['registered', 'checked_in', 'confirmed'];
-
-/** The stage's seeding as stored (Stage.seeding) and read. */
-export interface StageSeeding {
-  method: SeedingMethod;
-  /** random: the recorded seed of the shuffle (an integer in [0, 2^32)). */
-  randomSeed: number | null;
-  /** Seed 1 first. */
-  participantIds: string[];
-  /** Group stages: each group's participants, best seed first. */
-  groups: { groupId: string; participantIds: string[] }[] | null;
-}
 
 // What starting a stage reads of it (a cold read: Prisma's model API), its type derived from the select.
 const STAGE_SELECT = { id: true, eventId: true, format: true, bestOf: true, status: true, settings: true, seeding: true } as const satisfies Prisma.StageSelect;
 type StageRow = Prisma.StageGetPayload<{ select: typeof STAGE_SELECT }>;
 
-/** The settings stored on a stage (validated when written). */
-export const storedSettings = (stage: { settings: unknown }): StageSettings => (stage.settings ?? {}) as StageSettings;
-
 /** Seeds dealt over the groups in a snake (1→A, 2→B, 3→B, 4→A, …). */
 function dealtOver(groupIds: string[], participantIds: string[]) {
   const dealt = snakeDistribution(participantIds.length, groupIds.length);
   return groupIds.map((groupId, g) => ({ groupId, participantIds: participantIds.filter((_, index) => dealt[index] === g) }));
-}
-
-/** The field a swiss stage's default rounds suit: its smallest group, or the whole stage. */
-const fieldSize = (seeding: StageSeeding) => (seeding.groups?.length ? Math.min(...seeding.groups.map((group) => group.participantIds.length)) : seeding.participantIds.length);
-
-/** What stage reads answer: the settings with every default filled (swiss rounds once the participants are known). */
-export function stageSettingsView(stage: { format: string; status: string; settings: unknown; seeding: unknown }): ResolvedStageSettings {
-  const seeding = stage.seeding as StageSeeding | null;
-  // Once started, the seeding is the frozen one: its size fills swiss rounds left to the default.
-  const count = seeding && stage.status !== 'pending' ? fieldSize(seeding) : undefined;
-  return resolvedSettings(stage.format as StageFormat, storedSettings(stage), count);
 }
 
 async function stageOf(db: Db, eventId: string, stageId: string): Promise<StageRow> {

@@ -3,7 +3,8 @@
 // tiebreakers) and every pair and bye so far, by the engine's swissNextRound, stored like the rounds
 // generated at start.
 import type { SqlStatement } from '../kernel/db/database.ts';
-import { generatedStatements, stageSettingsView, type StageSeeding } from './stage-start.ts';
+import { generatedStatements } from './stage-start.ts';
+import { stageSettingsView, type StageSeeding } from './stage-settings.ts';
 import type { StandingsMatchRow } from './statements.ts';
 import { swissNextRound, swissRoundMatches, type StandingRow, type SwissHistoryEntry } from './tournament/index.ts';
 

@@ -2,11 +2,11 @@
 // and the statements it has runEventWrite apply in the event's transaction (statements.ts).
 import type { SubgraphContext } from '../kernel/context.ts';
 import { newId } from '../kernel/crypto.ts';
-import { ApiError, notFound, validationFailed } from '../kernel/errors.ts';
+import { notFound, validationFailed } from '../kernel/errors.ts';
 import type { Db, SqlStatement } from '../kernel/db/database.ts';
 import { validate } from '../kernel/validation.ts';
-import { canonicalJson } from '../kernel/canonical-json.ts';
 import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
+import { assertOpen, CLOSED_STATES, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
 import {
   ADD_STANDING_POINTS_SQL,
   DELETE_PARTICIPANT_SQL,
@@ -35,21 +35,6 @@ import {
 import { normaliseVeto } from './veto.ts';
 import { hasComputedStandings, recomputedStandings } from './stage-standings.ts';
 import { parseStageSettings } from './tournament/index.ts';
-
-export interface Preconditions {
-  ifMatch?: string | null;
-  idempotencyKey?: string | null;
-}
-
-export const conflict = (message: string, issue: string) => new ApiError('conflict', message, [{ issue }]);
-const CLOSED_STATES = ['completed', 'cancelled'];
-
-export function assertOpen(event: EventState) {
-  if (CLOSED_STATES.includes(event.state)) throw conflict(`The event is ${event.state}: its structure can no longer change.`, 'event_closed');
-}
-
-export const sameJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
-export const unchanged = (resourceId: string) => ({ resourceId, changed: false, changes: [], statements: [] });
 
 // ── publish ──────────────────────────────────────────────────────────────────
 export const PUBLISHABLE_STATES = ['draft'];

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startedStage } from '../support/stage-fixtures.ts';
-import { computeStageStandings, type GroupKey } from '../../subgraphs/competitions/stage-standings.ts';
+import { computeStageStandings } from '../../subgraphs/competitions/stage-standings.ts';
+import type { GroupKey } from '../../subgraphs/competitions/stage-settings.ts';
 import type { StandingsMatchRow } from '../../subgraphs/competitions/statements.ts';
 
 let server: TestServer;

@@ -9,7 +9,7 @@ import type { SubgraphSchemaTypes } from '../../kernel/builder.ts';
 import { readableEvent } from '../access.ts';
 import { listOrganisationEvents } from '../organisation-events.ts';
 import { Organisation } from './organisation.ts';
-import { stageSettingsView, type StageSeeding } from '../stage-start.ts';
+import { stageSettingsView, type StageSeeding } from '../stage-settings.ts';
 import { resolvedSettingsSchema, stageSeedingSchema, type ResolvedStageSettings } from '../tournament/index.ts';
 import { outputTypes, viewFields } from '../../kernel/zod-graphql.ts';
 import { conditionalPageType } from './page.ts';
