@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { failWith, guardFailure } from '../subgraphs/kernel/db/guards.ts';
 import { createSubgraphContext } from '../subgraphs/kernel/context.ts';
 import { runEventWrite, type EventState } from '../subgraphs/competitions/event-write.ts';
-import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/statements.ts';
+import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/event-statements.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {

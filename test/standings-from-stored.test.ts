@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { computeStageStandings, standingsFromStored } from '../subgraphs/competitions/stage-standings.ts';
-import type { StandingsMatchRow, StoredStandingRow } from '../subgraphs/competitions/statements.ts';
+import type { StandingsMatchRow, StoredStandingRow } from '../subgraphs/competitions/stage-statements.ts';
 import type { ResolvedStageSettings, StandingRow, Tiebreaker } from '../subgraphs/competitions/tournament/index.ts';
 
 /** The completed matches the reported match's participants played, the reported one left out (as REPORT_INPUTS_SQL reads them). */

@@ -7,7 +7,7 @@ import { notFound } from '../kernel/errors.ts';
 import type { TargetType } from '../kernel/scopes.ts';
 import type { Event } from '../kernel/db/generated/client.ts';
 import DataLoader from 'dataloader';
-import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './statements.ts';
+import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './event-statements.ts';
 
 // The authority is awaited before any lookup starts: a lookup begun before a failed authority check
 // would be a promise nobody awaits.

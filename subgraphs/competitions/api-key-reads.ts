@@ -8,7 +8,7 @@ import type { KeyAuthority } from '../kernel/api-keys.ts';
 import { organisationEventsPage, type EventListArgs } from './organisation-events.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
 import type { Event, Map as MapRow } from '../kernel/db/generated/client.ts';
-import { EVENT_SQL, toEvent, type EventRow } from './statements.ts';
+import { EVENT_SQL, toEvent, type EventRow } from './event-statements.ts';
 
 /** What an overlay token may not read (anything outside its event) answers as a missing resource. */
 export function outsideOverlay(key: KeyAuthority, what: string): void {

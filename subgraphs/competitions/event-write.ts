@@ -26,7 +26,7 @@ import {
 } from '../kernel/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../kernel/preconditions.ts';
 import { appendChanges } from '../kernel/change-log.ts';
-import { BUMP_REVISIONS_SQL, EVENT_STATE_SQL, LOCK_EVENT_SQL } from './statements.ts';
+import { BUMP_REVISIONS_SQL, EVENT_STATE_SQL, LOCK_EVENT_SQL } from './event-statements.ts';
 import { contractOf, WRITES, type WriteOperation } from './write-contracts.ts';
 import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../kernel/scopes.ts';
 

@@ -9,16 +9,7 @@ import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from './inputs.ts';
 import { prefetchReportInputs, stageFollowUps } from './stage-progress.ts';
 import { stageSettingsView } from './stage-settings.ts';
-import {
-  DELETE_MATCHES_MAPS_SQL,
-  DOWNSTREAM_MATCHES_SQL,
-  REPLACE_BROADCAST_SQL,
-  REPLACE_MATCH_MAPS_SQL,
-  REPORT_MATCH_SQL,
-  UPDATE_PLAYDAY_SQL,
-  UPDATE_PROGRESSED_MATCHES_SQL,
-  type BracketMatchRow,
-} from './statements.ts';
+import { DELETE_MATCHES_MAPS_SQL, DOWNSTREAM_MATCHES_SQL, REPLACE_BROADCAST_SQL, REPLACE_MATCH_MAPS_SQL, REPORT_MATCH_SQL, UPDATE_PLAYDAY_SQL, UPDATE_PROGRESSED_MATCHES_SQL, type BracketMatchRow } from './match-statements.ts';
 import { progress, rankFfa, type BracketMatch, type MatchOutcome } from './tournament/index.ts';
 import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
 

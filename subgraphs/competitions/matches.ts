@@ -6,7 +6,7 @@ import { timestampIssue } from '../kernel/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
-import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './statements.ts';
+import { MATCH_SQL, matchPageStatement, stageMatchPageStatement, type MatchRow } from './match-statements.ts';
 
 export type { MatchRow };
 

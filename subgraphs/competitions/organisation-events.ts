@@ -8,7 +8,7 @@ import { decodeCursor, pageLimit, pageOf } from '../kernel/pagination.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
 import { EVENT_STATES, EVENT_VISIBILITIES } from '../kernel/competition-vocabulary.ts';
 import type { Event } from '../kernel/db/generated/client.ts';
-import { LATEST_CHANGE_SQL, eventPageStatement, toEvent, type EventRow } from './statements.ts';
+import { LATEST_CHANGE_SQL, eventPageStatement, toEvent, type EventRow } from './event-statements.ts';
 
 // The collection version is the organisation's latest change-log entry: every write to one of its
 // events appends one in the write's transaction, and no row is shared by writers.

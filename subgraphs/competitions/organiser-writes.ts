@@ -13,14 +13,7 @@ import type { Db, SqlStatement } from '../kernel/db/database.ts';
 import { validate } from '../kernel/validation.ts';
 import { assertOrganiserAuthority, idempotencyScope, runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import { createEventInput, NEW_EVENT_DEFAULTS, participantInput, SLUG_MAX, updateEventInput } from './inputs.ts';
-import {
-  ANSWER_INVITATION_SQL,
-  INSERT_EVENT_SQL,
-  INSERT_PARTICIPANT_SQL,
-  LOCK_ORGANISATION_SQL,
-  SLUG_FREE_SQL,
-  UPDATE_EVENT_SQL,
-} from './statements.ts';
+import { ANSWER_INVITATION_SQL, INSERT_EVENT_SQL, INSERT_PARTICIPANT_SQL, LOCK_ORGANISATION_SQL, SLUG_FREE_SQL, UPDATE_EVENT_SQL } from './event-statements.ts';
 import { WRITES } from './write-contracts.ts';
 import { assertNotParticipant, assertRegistrable } from './writes.ts';
 import { assertOpen, conflict, unchanged, type Preconditions } from './write-rules.ts';

@@ -15,7 +15,7 @@ import { keysetPage, type Page } from '../kernel/pagination.ts';
 import { validate } from '../kernel/validation.ts';
 import { assertOrganiserAuthority } from './event-write.ts';
 import { overlayTokenCreateInput } from './inputs.ts';
-import { INSERT_OVERLAY_TOKEN_SQL, LOCK_EVENT_FOR_TOKEN_SQL } from './statements.ts';
+import { INSERT_OVERLAY_TOKEN_SQL, LOCK_EVENT_FOR_TOKEN_SQL } from './key-statements.ts';
 
 export type OverlayTokenView = Omit<OverlayToken, 'tokenHash'>;
 

@@ -5,7 +5,7 @@ import { ApiError, validationFailed } from '../kernel/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
-import { playerStatisticsStatement, type PlayerStatisticsRow } from './statements.ts';
+import { playerStatisticsStatement, type PlayerStatisticsRow } from './match-statements.ts';
 
 /**
  * Pages already computed, by ETag. The ETag holds the event revision, and every change to an event's

@@ -8,7 +8,7 @@ import type { SubgraphContext } from '../kernel/context.ts';
 import type { Db, SqlStatement } from '../kernel/db/database.ts';
 import type { Change } from './event-write.ts';
 import { ELIGIBLE_STATUSES, storedSettings, type GroupKey, type StageSeeding } from './stage-settings.ts';
-import { NEXT_STAGE_SQL, PREVIOUS_STAGE_SQL, SET_STAGE_SEEDING_SQL, STORED_STANDINGS_SQL, type StoredStandingRow } from './statements.ts';
+import { NEXT_STAGE_SQL, PREVIOUS_STAGE_SQL, SET_STAGE_SEEDING_SQL, STORED_STANDINGS_SQL, type StoredStandingRow } from './stage-statements.ts';
 import { conflict, sameJson } from './write-rules.ts';
 
 /** A standing as the qualification reads it. */

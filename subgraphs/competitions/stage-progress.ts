@@ -11,7 +11,8 @@ import { stageSettingsView, type GroupKey, type StageSeeding } from './stage-set
 import { chainNextStage, rankedRows, storedRows } from './stage-chain.ts';
 import { addsUp, computeStageStandings, readStandingsInputs, standingsFromStored, standingsWrites, storedAdjustments, type StandingsMatchInput } from './stage-standings.ts';
 import { pairNextSwissRound, type SwissStage } from './swiss-rounds.ts';
-import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_EVENT_STATE_SQL, SET_STAGE_STATUS_SQL, storedStandingOf, type StandingsMatchRow, type StoredStandingRow } from './statements.ts';
+import { OPEN_STAGE_MATCHES_SQL, REPORT_INPUTS_SQL, SET_STAGE_STATUS_SQL, storedStandingOf, type StandingsMatchRow, type StoredStandingRow } from './stage-statements.ts';
+import { SET_EVENT_STATE_SQL } from './event-statements.ts';
 
 /** A reported match as a full row of its group (what the standings count of it). */
 const row = (m: TouchedMatch, groupId: string | null): StandingsMatchRow => ({ isFreeWin: false, ...m, groupId });

@@ -9,15 +9,7 @@ import type { SqlStatement } from '../kernel/db/database.ts';
 import type { Change } from './event-write.ts';
 import { chainNextStage, rankedRows } from './stage-chain.ts';
 import { stageSettingsView, type GroupKey, type StageSeeding } from './stage-settings.ts';
-import {
-  DELETE_STANDINGS_SQL,
-  STAGE_ADJUSTMENTS_SQL,
-  STANDINGS_MATCHES_SQL,
-  STORED_STANDINGS_SQL,
-  UPSERT_STANDINGS_SQL,
-  type StandingsMatchRow,
-  type StoredStandingRow,
-} from './statements.ts';
+import { DELETE_STANDINGS_SQL, STAGE_ADJUSTMENTS_SQL, STANDINGS_MATCHES_SQL, STORED_STANDINGS_SQL, UPSERT_STANDINGS_SQL, type StandingsMatchRow, type StoredStandingRow } from './stage-statements.ts';
 import {
   computeStandings,
   DEFAULT_POINTS,

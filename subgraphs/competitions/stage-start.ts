@@ -11,7 +11,7 @@ import { runEventWrite, type Change, type WriteResult } from './event-write.ts';
 import { stageSeedingInput } from './inputs.ts';
 import { previousStageOrder } from './stage-chain.ts';
 import { computeStageStandings, readStandingsInputs, standingsWrites } from './stage-standings.ts';
-import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './statements.ts';
+import { INSERT_GENERATED_MATCHES_SQL, INSERT_GENERATED_ROUNDS_SQL, SEED_STAGE_SQL, START_STAGE_SQL, type StandingsMatchRow } from './stage-statements.ts';
 import type { Prisma } from '../kernel/db/generated/client.ts';
 import { assertOpen, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
 import { ELIGIBLE_STATUSES, fieldSize, storedSettings, type StageSeeding } from './stage-settings.ts';

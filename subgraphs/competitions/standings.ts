@@ -5,7 +5,7 @@ import { notFound, validationFailed } from '../kernel/errors.ts';
 import { decodeCursor, pageLimit, pageOf } from '../kernel/pagination.ts';
 import { readableEvent } from './access.ts';
 import { matchesIfNoneMatch, pageEtag, type ConditionalPage } from '../kernel/conditional-reads.ts';
-import { standingPageStatement, type StandingReadRow } from './statements.ts';
+import { standingPageStatement, type StandingReadRow } from './stage-statements.ts';
 import type { Page } from '../kernel/pagination.ts';
 
 export interface StageStandingArgs {

@@ -5,7 +5,7 @@
 import type { SqlStatement } from '../kernel/db/database.ts';
 import { generatedStatements } from './stage-start.ts';
 import { stageSettingsView, type StageSeeding } from './stage-settings.ts';
-import type { StandingsMatchRow } from './statements.ts';
+import type { StandingsMatchRow } from './stage-statements.ts';
 import { swissNextRound, swissRoundMatches, type StandingRow, type SwissHistoryEntry } from './tournament/index.ts';
 
 export interface SwissStage {

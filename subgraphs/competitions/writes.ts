@@ -7,21 +7,8 @@ import type { Db, SqlStatement } from '../kernel/db/database.ts';
 import { validate } from '../kernel/validation.ts';
 import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
 import { assertOpen, CLOSED_STATES, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
-import {
-  ADD_STANDING_POINTS_SQL,
-  DELETE_PARTICIPANT_SQL,
-  INSERT_GROUPS_SQL,
-  INSERT_INVITATION_SQL,
-  INSERT_STAGE_SQL,
-  INSERT_STANDING_ADJUSTMENT_SQL,
-  LINEUP_SQL,
-  PUBLISH_EVENT_SQL,
-  REPLACE_MAP_POOL_SQL,
-  REPLACE_PLAYDAY_STAFF_SQL,
-  REPLACE_VETO_CONFIGURATIONS_SQL,
-  SET_FIRST_STAGE_SQL,
-  UPDATE_PARTICIPANT_SQL,
-} from './statements.ts';
+import { ADD_STANDING_POINTS_SQL, INSERT_GROUPS_SQL, INSERT_STAGE_SQL, INSERT_STANDING_ADJUSTMENT_SQL } from './stage-statements.ts';
+import { DELETE_PARTICIPANT_SQL, INSERT_INVITATION_SQL, LINEUP_SQL, PUBLISH_EVENT_SQL, REPLACE_MAP_POOL_SQL, REPLACE_PLAYDAY_STAFF_SQL, REPLACE_VETO_CONFIGURATIONS_SQL, SET_FIRST_STAGE_SQL, UPDATE_PARTICIPANT_SQL } from './event-statements.ts';
 import {
   invitationInput,
   lineupInput,

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
 import { authenticate, beginRequest, cursorOf } from './baseline-auth.ts';
-import { playerStatisticsStatement, READABLE_EVENTS_SQL, type PlayerStatisticsRow } from '../../subgraphs/competitions/statements.ts';
+import { playerStatisticsStatement, type PlayerStatisticsRow } from '../../subgraphs/competitions/match-statements.ts';
+import { READABLE_EVENTS_SQL } from '../../subgraphs/competitions/event-statements.ts';
 import { toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
 import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/kernel/competition-vocabulary.ts';
 

@@ -9,7 +9,7 @@ import { call, uniqueKey } from '../support/api.ts';
 import { startedStage } from '../support/stage-fixtures.ts';
 import { computeStageStandings } from '../../subgraphs/competitions/stage-standings.ts';
 import type { GroupKey } from '../../subgraphs/competitions/stage-settings.ts';
-import type { StandingsMatchRow } from '../../subgraphs/competitions/statements.ts';
+import type { StandingsMatchRow } from '../../subgraphs/competitions/stage-statements.ts';
 
 let server: TestServer;
 beforeAll(async () => {

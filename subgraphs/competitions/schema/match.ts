@@ -7,7 +7,7 @@ import { viewFields } from '../../kernel/zod-graphql.ts';
 import { ffaOpponentView, matchMapView, matchOpponentView, matchView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
 import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
-import type { MatchSourceView } from '../statements.ts';
+import type { MatchSourceView } from '../match-statements.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
 

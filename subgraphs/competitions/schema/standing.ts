@@ -6,7 +6,7 @@ import { builder } from '../builder.ts';
 import { viewFields } from '../../kernel/zod-graphql.ts';
 import { standingView } from '../views.ts';
 import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import type { StandingReadRow } from '../statements.ts';
+import type { StandingReadRow } from '../stage-statements.ts';
 import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
