@@ -2,24 +2,24 @@
 // This process is the server: `npm start` execs it, so signals reach it. SIGTERM or SIGINT drain the
 // requests in flight (at most SHUTDOWN_DRAIN_MS, default 8 s) and exit at most 1.5 s later (under
 // 10 s with the default).
-import '../subgraphs/kernel/settings-check.ts';
+import '../platform/process/settings-check.ts';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, pgliteDataDir, type Database } from '../subgraphs/kernel/db/database.ts';
-import { holdDataDir, type DataDirHold } from '../subgraphs/kernel/db/data-dir-lock.ts';
-import { installProcessGuards, startupFinished } from '../subgraphs/kernel/process-guards.ts';
-import { assertCanListen, displayBase, isLoopback, listenAddressFromEnv } from '../subgraphs/kernel/listen.ts';
-import { exitWithStartupFailure, StartupError } from '../subgraphs/kernel/startup.ts';
-import { subgraphSecretFromEnv } from '../subgraphs/kernel/subgraph-secret.ts';
-import { applyMigrations, pendingMigrationNames } from '../prisma/tools/migrations.ts';
-import { ensurePostgresDatabase } from '../prisma/tools/database-setup.ts';
-import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../prisma/seed/demo-world.ts';
+import { openDatabase, pgliteDataDir, type Database } from '../platform/db/database.ts';
+import { holdDataDir, type DataDirHold } from '../platform/db/data-dir-lock.ts';
+import { installProcessGuards, startupFinished } from '../platform/process/process-guards.ts';
+import { assertCanListen, displayBase, isLoopback, listenAddressFromEnv } from '../platform/process/listen.ts';
+import { exitWithStartupFailure, StartupError } from '../platform/process/startup.ts';
+import { subgraphSecretFromEnv } from '../platform/process/subgraph-secret.ts';
+import { applyMigrations, pendingMigrationNames } from '../platform/db/migrations.ts';
+import { ensurePostgresDatabase } from '../platform/db/setup.ts';
+import { DEMO, demoWorldWarning, isDemoWorldLoaded, loadDemoWorldIfEmpty } from '../subgraphs/demo-world.ts';
 import { subgraphUrlsFromEnv } from './graphql/gateway.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
-import { createLogger } from '../subgraphs/kernel/logger.ts';
-import { setting } from '../subgraphs/kernel/config.ts';
+import { createLogger } from '../platform/process/logger.ts';
+import { setting } from '../platform/process/config.ts';
 import { createPlatform, type Platform } from './server.ts';
 
 const logger = createLogger('esports-platform');

@@ -1,11 +1,11 @@
 // npm run schema: writes each subgraph's SDL and the composed supergraph into schema/.
 import { readFile, writeFile } from 'node:fs/promises';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
-import { compose, printSubgraphs, subgraphPath, supergraphPath } from './compose.ts';
+import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../subgraphs/compose.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
-import { withSettingsTable } from '../subgraphs/kernel/config.ts';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { withSettingsTable } from '../platform/process/config.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 
 const sdl = await printSubgraphs();
 for (const name of SUBGRAPH_NAMES) await writeFile(subgraphPath(name), sdl[name]);

@@ -5,19 +5,19 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { apolloKoa } from './kernel/apollo-koa.ts';
+import { apolloKoa } from '../platform/graphql/apollo-koa.ts';
 import Koa from 'koa';
 import { GraphQLError } from 'graphql';
 import getRawBody from 'raw-body';
-import { createLogger } from './kernel/logger.ts';
-import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from './kernel/context.ts';
-import { formatSubgraphError } from './kernel/error-format.ts';
-import { ApiError } from './kernel/errors.ts';
-import { assertStorableOperation } from './kernel/input-safety.ts';
-import type { Database } from './kernel/db/database.ts';
+import { createLogger } from '../platform/process/logger.ts';
+import { createSubgraphContext, scopeFromHeaders, type SubgraphContext } from '../platform/domain/context.ts';
+import { formatSubgraphError } from '../platform/graphql/error-format.ts';
+import { ApiError } from '../platform/api/errors.ts';
+import { assertStorableOperation } from '../platform/api/input-safety.ts';
+import type { Database } from '../platform/db/database.ts';
 import { loadSubgraphSchema, type SubgraphName } from './index.ts';
-import { DEFAULT_HOST, listen, reachableBase } from './kernel/listen.ts';
-import { SUBGRAPH_SECRET_HEADER, subgraphSecretCheck } from './kernel/subgraph-secret.ts';
+import { DEFAULT_HOST, listen, reachableBase } from '../platform/process/listen.ts';
+import { SUBGRAPH_SECRET_HEADER, subgraphSecretCheck } from '../platform/process/subgraph-secret.ts';
 
 export interface SubgraphServer {
   url: string;

@@ -1,6 +1,6 @@
 // The subgraphs of the platform, by name. Each is importable alone so it can be served alone.
 import type { GraphQLSchema } from 'graphql';
-import { SUBGRAPH_NAMES, type SubgraphName } from './kernel/subgraph-names.ts';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/process/subgraph-names.ts';
 
 export { SUBGRAPH_NAMES, type SubgraphName };
 

@@ -1,17 +1,17 @@
 // npm run start:subgraph -- <competitions|esports|developer>: one subgraph alone over HTTP.
 // PORT (default 4001), HOST (default 127.0.0.1), SUBGRAPH_SECRET (required), DATABASE_URL as for
 // npm start. Point a gateway at it with SUBGRAPH_URLS and the same SUBGRAPH_SECRET.
-import './kernel/settings-check.ts';
-import { openDatabase } from './kernel/db/database.ts';
-import { installProcessGuards, startupFinished } from './kernel/process-guards.ts';
+import '../platform/process/settings-check.ts';
+import { openDatabase } from '../platform/db/database.ts';
+import { installProcessGuards, startupFinished } from '../platform/process/process-guards.ts';
 import { SUBGRAPH_NAMES, type SubgraphName } from './index.ts';
 import { startSubgraphServer } from './http-server.ts';
-import { assertCanListen, isLoopback, listenAddressFromEnv } from './kernel/listen.ts';
-import { exitWithStartupFailure } from './kernel/startup.ts';
-import { createLogger } from './kernel/logger.ts';
-import { subgraphSecretFromEnv } from './kernel/subgraph-secret.ts';
-import { assertDatabaseReady } from '../prisma/tools/database-setup.ts';
-import { demoWorldWarning, isDemoWorldLoaded } from '../prisma/seed/demo-world.ts';
+import { assertCanListen, isLoopback, listenAddressFromEnv } from '../platform/process/listen.ts';
+import { exitWithStartupFailure } from '../platform/process/startup.ts';
+import { createLogger } from '../platform/process/logger.ts';
+import { subgraphSecretFromEnv } from '../platform/process/subgraph-secret.ts';
+import { assertDatabaseReady } from '../platform/db/setup.ts';
+import { demoWorldWarning, isDemoWorldLoaded } from './demo-world.ts';
 
 const name = process.argv[2] as SubgraphName;
 if (!SUBGRAPH_NAMES.includes(name)) {

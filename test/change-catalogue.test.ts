@@ -3,8 +3,8 @@
 // catalogue's table in docs/webhooks.md keeps up with it.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHANGE_TYPES } from '../subgraphs/kernel/change-catalogue.ts';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { CHANGE_TYPES } from '../platform/domain/change-catalogue.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 import { catalogueViolations } from './support/change-catalogue.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 

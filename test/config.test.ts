@@ -1,9 +1,9 @@
-// One configuration: every environment variable is declared in subgraphs/kernel/config.ts and read
+// One configuration: every environment variable is declared in platform/process/config.ts and read
 // through it; each declared one is read somewhere; defaults parse; a value a variable does not accept
 // is refused with one sentence naming it (never echoing a secret).
 import { describe, expect, it } from 'vitest';
-import { readConfig, setting, SETTINGS, type SettingName } from '../subgraphs/kernel/config.ts';
-import { StartupError } from '../subgraphs/kernel/startup.ts';
+import { readConfig, setting, SETTINGS, type SettingName } from '../platform/process/config.ts';
+import { StartupError } from '../platform/process/startup.ts';
 import { sources } from './support/sources.ts';
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -81,7 +81,7 @@ describe('configuration', () => {
     const stray: string[] = [];
     const files = await sources();
     for (const { file, text } of files) {
-      if (file === 'subgraphs/kernel/config.ts') continue;
+      if (file === 'platform/process/config.ts') continue;
       text.split('\n').forEach((line, index) => {
         if (/process\.env\b/.test(line) && !allowed.test(line)) stray.push(`${file}:${index + 1}: ${line.trim()}`);
       });

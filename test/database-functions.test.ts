@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { diffFunctions } from '../prisma/tools/functions.ts';
+import { diffFunctions } from '../platform/db/functions.ts';
 
 const fn = (name: string, body: string) =>
   `CREATE OR REPLACE FUNCTION ${name}(a integer) RETURNS integer LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN ${body};\nEND\n$$;`;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { buildASTSchema, parse, type ObjectTypeDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { supergraphPath } from '../schema/compose.ts';
+import { supergraphPath } from '../subgraphs/compose.ts';
 import { costModelOf, supergraphCostModel } from '../facade/graphql/cost-model.ts';
 
 const sdl = readFileSync(supergraphPath, 'utf8');

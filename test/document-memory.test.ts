@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsedBytes, InFlightBytes, byteBoundedCache } from '../facade/graphql/document-memory.ts';
 import { planBytes } from '../facade/graphql/gateway.ts';
 import { gatewayQueryPlanner } from '../facade/graphql/gateway-internals.ts';
-import { supergraphPath } from '../schema/compose.ts';
+import { supergraphPath } from '../subgraphs/compose.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
 import { DirectExecution } from '../facade/graphql/direct-execution.ts';
 import { directBytes } from '../facade/graphql/direct-gateway.ts';
-import type { Database } from '../subgraphs/kernel/db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

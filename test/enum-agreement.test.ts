@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { buildASTSchema, getNamedType, isEnumType, isScalarType, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLNamedType } from 'graphql';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 import { routeTable } from '../facade/routes/index.ts';
 
 const schema = buildASTSchema(parse(readFileSync(fromRoot('schema/supergraph.graphql'), 'utf8')), { assumeValidSDL: true });

@@ -2,10 +2,10 @@
 // one transaction, guards that abort it, and a plan that went stale being planned again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { failWith, guardFailure } from '../subgraphs/kernel/db/guards.ts';
-import { createSubgraphContext } from '../subgraphs/kernel/context.ts';
-import { runEventWrite, type EventState } from '../subgraphs/competitions/event-write.ts';
-import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/event-statements.ts';
+import { failWith, guardFailure } from '../platform/db/guards.ts';
+import { createSubgraphContext } from '../platform/domain/context.ts';
+import { runEventWrite, type EventState } from '../subgraphs/competitions/events/event-write.ts';
+import { LOCK_EVENT_SQL, PUBLISH_EVENT_SQL } from '../subgraphs/competitions/events/statements.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {

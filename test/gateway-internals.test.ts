@@ -7,9 +7,9 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { gatewayExecutor, gatewayQueryPlanner } from '../facade/graphql/gateway-internals.ts';
 import { createGateway } from '../facade/graphql/gateway.ts';
-import { openDatabase } from '../subgraphs/kernel/db/database.ts';
+import { openDatabase } from '../platform/db/database.ts';
 import { loadSubgraphSchemas } from '../subgraphs/index.ts';
-import { supergraphPath } from '../schema/compose.ts';
+import { supergraphPath } from '../subgraphs/compose.ts';
 
 describe('gateway internals', () => {
   it('exposes an executor and a query planner that plans a single fetch and a cross-subgraph sequence', async () => {

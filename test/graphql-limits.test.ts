@@ -32,8 +32,8 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS, measureDocument } from '../facade/graphql/limits.ts';
-import { ApiError } from '../subgraphs/kernel/errors.ts';
-import { supergraphPath } from '../schema/compose.ts';
+import { ApiError } from '../platform/api/errors.ts';
+import { supergraphPath } from '../subgraphs/compose.ts';
 
 let gateway: ApolloGateway;
 let schema: GraphQLSchema;

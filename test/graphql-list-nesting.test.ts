@@ -3,7 +3,7 @@
 // held the event loop for minutes). Brackets inside strings, block strings and comments do not count.
 import { describe, expect, it } from 'vitest';
 import { checkDocumentSize, GRAPHQL_LIMITS } from '../facade/graphql/limits.ts';
-import { ApiError } from '../subgraphs/kernel/errors.ts';
+import { ApiError } from '../platform/api/errors.ts';
 
 const nested = (depth: number) => `mutation { importEsportsData(data: ${'['.repeat(depth)}${']'.repeat(depth)}) { importId } }`;
 

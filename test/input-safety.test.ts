@@ -3,10 +3,10 @@
 // 128 MiB heap without any credential. Past MAX_REQUEST_VALUES it is refused before any schema runs.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { findUnsafeValue, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES, percentDecoded } from '../subgraphs/kernel/input-safety.ts';
-import { validate, MAX_ERROR_DETAILS } from '../subgraphs/kernel/validation.ts';
+import { findUnsafeValue, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES, percentDecoded } from '../platform/api/input-safety.ts';
+import { validate, MAX_ERROR_DETAILS } from '../platform/api/validation.ts';
 import { z } from 'zod';
-import { ApiError } from '../subgraphs/kernel/errors.ts';
+import { ApiError } from '../platform/api/errors.ts';
 
 describe('findUnsafeValue', () => {
   it('names the first string that cannot be stored, a key that cannot, and a value nested too deeply', () => {
@@ -24,7 +24,7 @@ describe('findUnsafeValue', () => {
     // In a process whose old space is 24 MiB: the array itself takes about 4 MB; a walk that kept a
     // bookkeeping object and path per element (about 44 MB for this one) runs out of heap there.
     const script = `
-      import { findUnsafeValue } from ${JSON.stringify(new URL('../subgraphs/kernel/input-safety.ts', import.meta.url).pathname)};
+      import { findUnsafeValue } from ${JSON.stringify(new URL('../platform/api/input-safety.ts', import.meta.url).pathname)};
       const found = findUnsafeValue({ foo: [...Array(500000).fill(0), 'x\\u0000'] }, '');
       process.stdout.write(JSON.stringify(found));`;
     const walked = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=24', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonShapeIssue } from '../facade/http/body.ts';
-import { findUnsafeValue, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../subgraphs/kernel/input-safety.ts';
+import { findUnsafeValue, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../platform/api/input-safety.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

@@ -3,8 +3,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { assertCanListen, displayBase, isLoopback, listen, listenAddressFromEnv, reachableBase } from '../subgraphs/kernel/listen.ts';
-import { StartupError } from '../subgraphs/kernel/startup.ts';
+import { assertCanListen, displayBase, isLoopback, listen, listenAddressFromEnv, reachableBase } from '../platform/process/listen.ts';
+import { StartupError } from '../platform/process/startup.ts';
 
 describe('listenAddressFromEnv', () => {
   it('takes the defaults for unset or empty values: 127.0.0.1 and the given port', () => {

@@ -1,8 +1,8 @@
 // The embedded database runs in the server's thread: queued statements must leave the event loop a
-// turn between two of them (subgraphs/kernel/db/pglite-turns.ts), or a burst of queries holds every
+// turn between two of them (platform/db/pglite-turns.ts), or a burst of queries holds every
 // other request, /healthz included, until the last one ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../subgraphs/kernel/db/database.ts';
+import { openDatabase, type Database } from '../platform/db/database.ts';
 
 let db: Database;
 beforeAll(async () => {

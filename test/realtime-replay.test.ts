@@ -4,11 +4,11 @@
 // and a page the budget cannot take ends the subscription as a backlog that cannot grow does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { headPosition, type FeedPosition } from '../subgraphs/kernel/change-feed.ts';
+import { headPosition, type FeedPosition } from '../platform/domain/change-feed.ts';
 import { ChangeHub, changeBytes } from '../facade/realtime/hub.ts';
 import { ChangeStream } from '../facade/realtime/stream.ts';
 import { InFlightBytes } from '../facade/graphql/document-memory.ts';
-import type { Database } from '../subgraphs/kernel/db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 
 let db: TestDatabase;
 let start: FeedPosition;

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import type { RouteRow } from '../facade/routes/table.ts';
 import { SUBSCRIPTIONS } from '../facade/realtime/subscriptions.ts';

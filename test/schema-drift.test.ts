@@ -1,13 +1,13 @@
 // The committed migrations, subgraph SDL and supergraph must match the code that produces them.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { diffSchemaAgainstMigrations } from '../prisma/tools/migrations.ts';
-import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../schema/compose.ts';
+import { diffSchemaAgainstMigrations } from '../platform/db/migrations.ts';
+import { compose, printSubgraphs, subgraphPath, supergraphPath } from '../subgraphs/compose.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import { TRUSTED_DOCUMENTS_PATH, manifestOf, printManifest } from '../facade/graphql/trusted-documents.ts';
-import { withSettingsTable } from '../subgraphs/kernel/config.ts';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { withSettingsTable } from '../platform/process/config.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 
 describe('drift', () => {
   it('prisma/schema.prisma and prisma/migrations agree (npm run db:diff -- <name> writes what is missing)', async () => {
@@ -28,7 +28,7 @@ describe('drift', () => {
     expect(await readFile(TRUSTED_DOCUMENTS_PATH, 'utf8')).toBe(printManifest(manifestOf(routeTable)));
   });
 
-  it("docs/deployment.md's table of variables is what subgraphs/kernel/config.ts declares (npm run schema)", async () => {
+  it("docs/deployment.md's table of variables is what platform/process/config.ts declares (npm run schema)", async () => {
     const deployment = await readFile(fromRoot('docs/deployment.md'), 'utf8');
     expect(deployment).toBe(withSettingsTable(deployment));
   });

@@ -7,8 +7,8 @@
 // real statement after every report.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { computeStageStandings, standingsFromStored } from '../subgraphs/competitions/stage-standings.ts';
-import type { StandingsMatchRow, StoredStandingRow } from '../subgraphs/competitions/stage-statements.ts';
+import { computeStageStandings, standingsFromStored } from '../subgraphs/competitions/stages/standings.ts';
+import type { StandingsMatchRow, StoredStandingRow } from '../subgraphs/competitions/stages/statements.ts';
 import type { ResolvedStageSettings, StandingRow, Tiebreaker } from '../subgraphs/competitions/tournament/index.ts';
 
 /** The completed matches the reported match's participants played, the reported one left out (as REPORT_INPUTS_SQL reads them). */

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoServerLeft, isAlive, runScript, startServerProcess } from './support/processes.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
-import { subgraphPath } from '../schema/compose.ts';
+import { subgraphPath } from '../subgraphs/compose.ts';
 import { GRAPHQL_LIMITS } from '../facade/graphql/limits.ts';
 import { DEFAULT_LIST_SIZE } from '../facade/graphql/cost-model.ts';
 import { SUBGRAPH_TIMEOUT_MS } from '../facade/graphql/gateway.ts';

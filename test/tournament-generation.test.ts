@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
-} from '../subgraphs/kernel/errors.ts';
+} from '../platform/api/errors.ts';
 import {
   generateStage,
   MAX_STAGE_MATCHES,

@@ -1,6 +1,6 @@
 // Stage settings validation and defaults, and the seeding helpers.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../subgraphs/kernel/errors.ts';
+import { ApiError } from '../platform/api/errors.ts';
 import {
   DEFAULT_POINTS,
   drawRandomSeed,

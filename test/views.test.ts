@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../facade/routes/index.ts';
-import { fromRoot } from '../subgraphs/kernel/paths.ts';
+import { fromRoot } from '../platform/process/paths.ts';
 
 /** Routes whose answer is not a GraphQL type's shape, and why. */
 const NOT_VIEWS: Record<string, string> = {

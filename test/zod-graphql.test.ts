@@ -1,9 +1,9 @@
-// GraphQL input types generated from zod request schemas (subgraphs/kernel/zod-graphql.ts).
+// GraphQL input types generated from zod request schemas (platform/graphql/zod-graphql.ts).
 import { printType, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createBuilder } from '../subgraphs/kernel/builder.ts';
-import { enumType, graphql, inputTypes } from '../subgraphs/kernel/zod-graphql.ts';
+import { createBuilder } from '../platform/graphql/builder.ts';
+import { enumType, graphql, inputTypes } from '../platform/graphql/zod-graphql.ts';
 
 function schemaWith(define: (inputType: ReturnType<typeof inputTypes>, builder: ReturnType<typeof createBuilder>) => unknown): GraphQLSchema {
   const builder = createBuilder();

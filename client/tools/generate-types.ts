@@ -12,7 +12,7 @@ import { minifyIntrospection, outputIntrospectionFile } from '@gql.tada/internal
 import { buildOpenApiDocument } from '../../facade/openapi/document.ts';
 import { routeTable } from '../../facade/routes/index.ts';
 import { realtimeSchema } from '../../facade/realtime/schema.ts';
-import { supergraphPath } from '../../schema/compose.ts';
+import { supergraphPath } from '../../subgraphs/compose.ts';
 
 const generatedDir = path.resolve(import.meta.dirname, '../src/generated');
 export const GENERATED_FILES = {

@@ -8,9 +8,9 @@
 // (document-memory.ts), per client address and in all.
 import { GraphQLError, getOperationAST, isInputType, parse, typeFromAST, valueFromAST, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
-import { ApiError, type ErrorCode, type ErrorDetail } from '../../subgraphs/kernel/errors.ts';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../../platform/api/errors.ts';
 import { sendError, sendRateLimited } from '../http/problem.ts';
-import { assertStorableOperation, findUnsafeLiteral } from '../../subgraphs/kernel/input-safety.ts';
+import { assertStorableOperation, findUnsafeLiteral } from '../../platform/api/input-safety.ts';
 import { GRAPHQL_LIMITS, checkDocumentSize, limitError, measureDocument } from './limits.ts';
 import { DOCUMENT_MEMORY, asKeyValueCache, budgetedCache, inFlightDocuments, parsedBytes } from './document-memory.ts';
 import type { Context } from 'koa';

@@ -1,4 +1,4 @@
-import type { RequestScope, SubgraphContext } from '../../subgraphs/kernel/context.ts';
+import type { RequestScope, SubgraphContext } from '../../platform/domain/context.ts';
 
 /** What the gateway carries through one request: the caller's scope and, in one process, the subgraph contexts. */
 export interface GatewayContext {

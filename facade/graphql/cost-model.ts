@@ -3,7 +3,7 @@
 // composed into schema/supergraph.graphql. Read once from the supergraph, by type and field.
 import { readFileSync } from 'node:fs';
 import { Kind, parse, type DirectiveNode, type ValueNode } from 'graphql';
-import { supergraphPath } from '../../schema/compose.ts';
+import { supergraphPath } from '../../subgraphs/compose.ts';
 
 /** A list with no @listSize, or no slicing argument given and no assumedSize, holds this many (router.yaml's list_size). */
 export const DEFAULT_LIST_SIZE = 20;

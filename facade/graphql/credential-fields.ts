@@ -19,7 +19,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 
 const SECRET_INPUTS = new Set(['clientSecret', 'password']);
 

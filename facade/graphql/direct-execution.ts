@@ -8,9 +8,9 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { operationFromDocument } from '@apollo/federation-internals';
 import { execute, validate, visit, BREAK, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { createSubgraphContext } from '../../subgraphs/kernel/context.ts';
-import { formatSubgraphError } from '../../subgraphs/kernel/error-format.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { createSubgraphContext } from '../../platform/domain/context.ts';
+import { formatSubgraphError } from '../../platform/graphql/error-format.ts';
 import type { GatewayContext } from './context.ts';
 import { gatewayQueryPlanner, type ExecutorResult } from './gateway-internals.ts';
 

@@ -5,7 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode } from 'graphql';
 import { GRAPHQL_LIMITS } from './limits.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
+import { setting } from '../../platform/process/config.ts';
 
 /**
  * An upper bound of the heap (bytes) a document parsed by graphql-js with its locations retains: its

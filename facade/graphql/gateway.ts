@@ -4,14 +4,14 @@ import { readFile } from 'node:fs/promises';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { QueryPlan } from '@apollo/query-planner';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
+import type { Database } from '../../platform/db/database.ts';
 import { loadSubgraphSchemas, type SubgraphName } from '../../subgraphs/index.ts';
-import { supergraphPath } from '../../schema/compose.ts';
+import { supergraphPath } from '../../subgraphs/compose.ts';
 import type { GatewayContext } from './context.ts';
 import { InProcessDataSource } from './in-process-data-source.ts';
-import { SUBGRAPH_SECRET_HEADER } from '../../subgraphs/kernel/subgraph-secret.ts';
+import { SUBGRAPH_SECRET_HEADER } from '../../platform/process/subgraph-secret.ts';
 import { asKeyValueCache, budgetedCache } from './document-memory.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
+import { setting } from '../../platform/process/config.ts';
 
 export type SubgraphUrls = Partial<Record<SubgraphName, string>>;
 

@@ -7,12 +7,12 @@ import type { Context } from 'koa';
 import type { GraphQLFormattedError } from 'graphql';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { apolloKoa } from '../../subgraphs/kernel/apollo-koa.ts';
+import { apolloKoa } from '../../platform/graphql/apollo-koa.ts';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { Logger } from 'pino';
 import { readBody } from '../http/body.ts';
 import { answerMethods } from '../http/allowed-methods.ts';
-import { assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
+import { assertUtf8Query } from '../../platform/api/input-safety.ts';
 import { scopeOf } from '../http/scope.ts';
 import type { GatewayContext } from './context.ts';
 import type { DirectGateway } from './direct-gateway.ts';
@@ -25,7 +25,7 @@ import { credentialSelection } from './credential-fields.ts';
 import { sendIde, wantsIde } from './ide.ts';
 import type { RouteLimits } from '../routes/mount.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CheckOutcome, type CredentialCheck } from '../http/credential-checks.ts';
-import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
+import { unreachableAsUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../platform/db/unavailable.ts';
 
 /**
  * An answer that holds a service_unavailable error (the database, or a subgraph, could not be

@@ -3,11 +3,11 @@
 // this project's machine: 255 µs per operation with LocalGraphQLDataSource against 40 µs with this).
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { createSubgraphContext } from '../../subgraphs/kernel/context.ts';
-import { formatSubgraphError } from '../../subgraphs/kernel/error-format.ts';
-import type { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { assertStorableOperation } from '../../subgraphs/kernel/input-safety.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { createSubgraphContext } from '../../platform/domain/context.ts';
+import { formatSubgraphError } from '../../platform/graphql/error-format.ts';
+import type { ApiError } from '../../platform/api/errors.ts';
+import { assertStorableOperation } from '../../platform/api/input-safety.ts';
 import type { GatewayContext } from './context.ts';
 import type { LRUCache } from 'lru-cache';
 import { budgetedCache, parsedBytes } from './document-memory.ts';

@@ -24,7 +24,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 import { DEFAULT_LIST_SIZE, supergraphCostModel, type ListSize } from './cost-model.ts';
 
 export const GRAPHQL_LIMITS = {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import { getOperationAST, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { unreachableAsUnavailable } from '../../subgraphs/kernel/db/unavailable.ts';
+import { unreachableAsUnavailable } from '../../platform/db/unavailable.ts';
 import type { GatewayContext } from './context.ts';
 import { gatewayExecutor, type ExecutorResult } from './gateway-internals.ts';
 import { DirectExecution, type DirectTarget, type LocalSubgraphs } from './direct-execution.ts';

@@ -11,13 +11,13 @@
 // A hash resolves to its text before admission: every document still passes the same checks.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
+import { setting } from '../../platform/process/config.ts';
 import { getOperationAST, parse } from 'graphql';
-import { schemaDir } from '../../schema/compose.ts';
+import { schemaDir } from '../../subgraphs/compose.ts';
 import type { Context } from 'koa';
 import type { RouteRow } from '../routes/table.ts';
-import type { RequestScope } from '../../subgraphs/kernel/context.ts';
+import type { RequestScope } from '../../platform/domain/context.ts';
 import { sendGraphQLRequestError } from '../http/problem.ts';
 import type { GraphQLRequestParts } from './request-parts.ts';
 

@@ -4,9 +4,9 @@
 // client address, as they arrive, until the request is answered), and a body's number of values (and
 // a JSON body's nesting), counted on the raw bytes before JSON.parse or URLSearchParams builds anything.
 import type { Context } from 'koa';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 import { isUtf8 } from 'node:buffer';
-import { ASCII, INVALID_UTF8, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { ASCII, INVALID_UTF8, invalidUtf8InForm, invalidUtf8InJson, MAX_JSON_DEPTH, MAX_REQUEST_VALUES } from '../../platform/api/input-safety.ts';
 import { InFlightBytes, registerMemoryBudget } from '../graphql/document-memory.ts';
 import { dropRest } from './early-answers.ts';
 

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode, ErrorDetail } from '../../subgraphs/kernel/errors.ts';
+import type { ErrorCode, ErrorDetail } from '../../platform/api/errors.ts';
 import { errorBody } from './problem.ts';
 import { answeredBeforeItsBody, closeGracefully } from './early-answers.ts';
 

@@ -1,8 +1,8 @@
 // The outermost safety net: whatever goes wrong answers the JSON error body, never HTML or a stack.
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { databaseUnavailable, isDatabaseUnavailable, reportUnavailable } from '../../subgraphs/kernel/db/unavailable.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable, reportUnavailable } from '../../platform/db/unavailable.ts';
 import { sendApiError, sendError } from './problem.ts';
 
 export function errorHandler(logger: Logger): Middleware {

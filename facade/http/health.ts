@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
+import type { Database } from '../../platform/db/database.ts';
 import type { Registry } from 'prom-client';
 import { sendError } from './problem.ts';
 

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { DEMO, isDemoWorldLoaded } from '../../prisma/seed/demo-world.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { DEMO, isDemoWorldLoaded } from '../../subgraphs/demo-world.ts';
 import { escapeHtml } from '../oauth/pages.ts';
 import type { Issuer } from './oauth-metadata.ts';
 

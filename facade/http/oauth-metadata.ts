@@ -5,8 +5,8 @@
 // address the server listens on. A request naming another host gets the same metadata (which may
 // therefore be cached), and the iss of every authorization response (RFC 9207) is the same issuer.
 import type Router from '@koa/router';
-import { KNOWN_SCOPES } from '../../subgraphs/kernel/scopes.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
+import { KNOWN_SCOPES } from '../../platform/domain/scopes.ts';
+import { setting } from '../../platform/process/config.ts';
 import { GRANT_TYPES } from '../../subgraphs/developer/oauth/model.ts';
 
 /** PUBLIC_URL's origin (null when unset); anything but an http(s) origin throws its one sentence. */

@@ -3,8 +3,8 @@
 // On /graphql the same code, details and request id are answered as a GraphQL error body, the shape
 // a GraphQL client reads: {"errors":[{"message":"…","extensions":{"code","details","requestId"}}]}.
 import type { Context } from 'koa';
-import type { ApiError, ErrorCode, ErrorDetail } from '../../subgraphs/kernel/errors.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
+import type { ApiError, ErrorCode, ErrorDetail } from '../../platform/api/errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../platform/db/unavailable.ts';
 import { rateLimitedMessage, refusalHeaders, type Decision } from './rate-limits.ts';
 
 export function errorBody(code: ErrorCode, message: string, requestId: string, details?: ErrorDetail[]) {

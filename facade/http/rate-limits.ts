@@ -12,14 +12,14 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimi
 import { Redis } from 'ioredis';
 import ipaddr from 'ipaddr.js';
 import { createHash } from 'node:crypto';
-import type { Database, SqlRunner } from '../../subgraphs/kernel/db/database.ts';
-import type { RequestScope } from '../../subgraphs/kernel/context.ts';
-import { resolveAuthority, type Authority } from '../../subgraphs/kernel/authority.ts';
-import { resolveKeyCredential } from '../../subgraphs/kernel/api-keys.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { unavailableOr } from '../../subgraphs/kernel/db/unavailable.ts';
-import { FailureRun } from '../../subgraphs/kernel/failure-run.ts';
-import { setting, type SettingName } from '../../subgraphs/kernel/config.ts';
+import type { Database, SqlRunner } from '../../platform/db/database.ts';
+import type { RequestScope } from '../../platform/domain/context.ts';
+import { resolveAuthority, type Authority } from '../../platform/domain/authority.ts';
+import { resolveKeyCredential } from '../../platform/domain/api-keys.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { unavailableOr } from '../../platform/db/unavailable.ts';
+import { FailureRun } from '../../platform/process/failure-run.ts';
+import { setting, type SettingName } from '../../platform/process/config.ts';
 
 export interface Policy {
   /** The name clients see in RateLimit-Policy. */

@@ -4,7 +4,7 @@
 // - Host: missing on HTTP/1.1, or given more than once, is 400 (RFC 9112 §3.2);
 // - Expect: anything but 100-continue is 417 (RFC 9110 §10.1.1); 100-continue itself Node answers.
 import type { Middleware } from 'koa';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 
 // Node's own test for a 100-continue expectation (lib/_http_server.js).
 const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;

@@ -1,6 +1,6 @@
 // The caller's scope of one HTTP request, as the gateway hands it to every subgraph.
 import type { Context } from 'koa';
-import { requestBudgetMs, type RequestScope } from '../../subgraphs/kernel/context.ts';
+import { requestBudgetMs, type RequestScope } from '../../platform/domain/context.ts';
 
 export function scopeOf(ctx: Context): RequestScope {
   return {

@@ -16,11 +16,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { randomSecret } from '../../subgraphs/kernel/crypto.ts';
-import { invalidUtf8InForm, textIssue } from '../../subgraphs/kernel/input-safety.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { randomSecret } from '../../platform/api/crypto.ts';
+import { invalidUtf8InForm, textIssue } from '../../platform/api/input-safety.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../platform/db/unavailable.ts';
 import {
   AUTHORIZATION_PARAMS,
   approveAuthorization,

@@ -1,7 +1,7 @@
 // The HTML of the authorisation pages: sign-in, consent and the error page. Server-rendered, no
 // script, one inline stylesheet allowed by its hash; every value written into them is escaped.
 import { createHash } from 'node:crypto';
-import { SCOPE_DESCRIPTIONS } from '../../subgraphs/kernel/scopes.ts';
+import { SCOPE_DESCRIPTIONS } from '../../platform/domain/scopes.ts';
 import { AUTHORIZATION_PARAMS, type AuthorizationParams } from '../../subgraphs/developer/oauth/authorization.ts';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}

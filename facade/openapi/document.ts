@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document, generated from the route table: the rows are the single source.
 import { z } from 'zod';
-import { errorStatus } from '../../subgraphs/kernel/errors.ts';
+import { errorStatus } from '../../platform/api/errors.ts';
 import type { RouteRow } from '../routes/table.ts';
 import { errorBody, pageMeta } from '../routes/common.ts';
-import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../subgraphs/kernel/scopes.ts';
+import { KNOWN_SCOPES, SCOPE_DESCRIPTIONS } from '../../platform/domain/scopes.ts';
 import { AUTHORIZATION_PARAMS } from '../../subgraphs/developer/oauth/authorization.ts';
 import { bodyExample, parameterExamples } from './demo-examples.ts';
 

@@ -3,7 +3,7 @@
 // sources, and nothing fetched from anywhere but this server (graphql-ws is bundled in).
 import path from 'node:path';
 import { build, stop } from 'esbuild';
-import { fromRoot, projectRoot } from '../../subgraphs/kernel/paths.ts';
+import { fromRoot, projectRoot } from '../../platform/process/paths.ts';
 
 const here = fromRoot('facade/overlays/browser');
 

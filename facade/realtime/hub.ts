@@ -1,9 +1,9 @@
 // One reader of the change feed per process: it follows the feed from where the process started and
 // hands every batch, in cursor order, to the subscriptions of this process. Each instance has its own
 // hub over the same database, so a write through any instance reaches subscribers of every instance.
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { followChanges, headPosition, type FeedChange, type FeedPosition } from '../../subgraphs/kernel/change-feed.ts';
-import type { TaskLog } from '../../subgraphs/kernel/failure-run.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { followChanges, headPosition, type FeedChange, type FeedPosition } from '../../platform/domain/change-feed.ts';
+import type { TaskLog } from '../../platform/process/failure-run.ts';
 
 // Which read of the feed found a change. Every change a read finds had committed before the read, so
 // one read of a resource made after it shows the state after all of them: under load, when a read

@@ -3,7 +3,7 @@
 // which is resolved through the graph: the subscriber's own selection on the resource becomes a query
 // run by the gateway with the subscriber's credential, so it may select fields of any subgraph.
 import { extendSchema, GraphQLError, Kind, parse, print, visit, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type GraphQLSchema, type SelectionSetNode } from 'graphql';
-import type { FeedChange } from '../../subgraphs/kernel/change-feed.ts';
+import type { FeedChange } from '../../platform/domain/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import { ChangeStream } from './stream.ts';

@@ -16,15 +16,15 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { ApolloGateway } from '@apollo/gateway';
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
-import { ApiError, notFound, type ErrorDetail } from '../../subgraphs/kernel/errors.ts';
-import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/kernel/db/unavailable.ts';
-import { coalesce } from '../../subgraphs/kernel/coalesce.ts';
-import { FailureRun } from '../../subgraphs/kernel/failure-run.ts';
-import { resolveAuthorities, resolveAuthority, type Authority } from '../../subgraphs/kernel/authority.ts';
-import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, usableOverlayTokens } from '../../subgraphs/kernel/api-keys.ts';
-import { assertRetained, decodeCursor } from '../../subgraphs/kernel/change-feed.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
+import { ApiError, notFound, type ErrorDetail } from '../../platform/api/errors.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../platform/db/unavailable.ts';
+import { coalesce } from '../../platform/process/coalesce.ts';
+import { FailureRun } from '../../platform/process/failure-run.ts';
+import { resolveAuthorities, resolveAuthority, type Authority } from '../../platform/domain/authority.ts';
+import { resolveKeyCredential, touchApiKey, touchOverlayToken, usableApiKeys, usableOverlayTokens } from '../../platform/domain/api-keys.ts';
+import { assertRetained, decodeCursor } from '../../platform/domain/change-feed.ts';
 import { prepareOperation, type OperationRunner, type PreparedOperation } from '../graphql/operations.ts';
 import { ChangeHub } from './hub.ts';
 import { asGraphQLError, deliverSubscription } from './subscription-messages.ts';
@@ -38,8 +38,8 @@ import { nextTurn } from '../http/turns.ts';
 import { addressKey, rateLimitedMessage, tokenQuotaKey, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { refuseBusyHandshake, refuseHandshake } from '../http/client-errors.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
-import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { setting } from '../../platform/process/config.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../platform/api/input-safety.ts';
 import { beginCredentialCheck } from '../http/credential-checks.ts';
 
 export const CLOSE_CODES = {

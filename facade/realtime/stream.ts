@@ -8,8 +8,8 @@
 //
 // Changes are taken synchronously (take), and the stream calls onReady when more may be there: the
 // delivery loop sends everything that is ready in one go, without a promise per change.
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import { comparePositions, readChanges, type FeedChange, type FeedPosition } from '../../subgraphs/kernel/change-feed.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { comparePositions, readChanges, type FeedChange, type FeedPosition } from '../../platform/domain/change-feed.ts';
 import { changeBytes, markRead, type ChangeHub } from './hub.ts';
 import type { Hold } from '../graphql/document-memory.ts';
 

@@ -10,10 +10,10 @@
 //   change, for as long as its socket is below its high-water mark (then it waits for the socket to
 //   drain, and its backlog stays in its change stream, which bounds it).
 import { createSourceEventStream, execute, GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { FeedChange } from '../../subgraphs/kernel/change-feed.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../subgraphs/kernel/db/unavailable.ts';
-import { backoffDelay } from '../../subgraphs/kernel/failure-run.ts';
+import type { FeedChange } from '../../platform/domain/change-feed.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableOr } from '../../platform/db/unavailable.ts';
+import { backoffDelay } from '../../platform/process/failure-run.ts';
 import { responseKeyResolver } from './schema.ts';
 import type { ChangeStream } from './stream.ts';
 import { textFrame } from './transport.ts';

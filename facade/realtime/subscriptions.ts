@@ -3,8 +3,8 @@
 // query around the subscriber's selection and the variables it takes from the change) and what the
 // caller must be able to see to subscribe. The SDL, the resolvers (schema.ts) and the access check
 // (server.ts) are derived from this table: a subscription is added here and nowhere else.
-import type { FeedChange } from '../../subgraphs/kernel/change-feed.ts';
-import type { ChangeType } from '../../subgraphs/kernel/change-catalogue.ts';
+import type { FeedChange } from '../../platform/domain/change-feed.ts';
+import type { ChangeType } from '../../platform/domain/change-catalogue.ts';
 
 /** The resource a message carries, read through the graph with the subscriber's selection and credential. */
 export interface ResourceSpec {

@@ -1,7 +1,7 @@
-import type { Database } from '../../subgraphs/kernel/db/database.ts';
-import type { RequestScope } from '../../subgraphs/kernel/context.ts';
-import type { Authority } from '../../subgraphs/kernel/authority.ts';
-import type { FeedPosition } from '../../subgraphs/kernel/change-feed.ts';
+import type { Database } from '../../platform/db/database.ts';
+import type { RequestScope } from '../../platform/domain/context.ts';
+import type { Authority } from '../../platform/domain/authority.ts';
+import type { FeedPosition } from '../../platform/domain/change-feed.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { ChangeHub } from './hub.ts';
 import type { Outlet } from './transport.ts';

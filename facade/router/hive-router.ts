@@ -26,13 +26,13 @@ import { useRequestDeadline } from '@whatwg-node/server';
 import type { Logger as Pino } from 'pino';
 import { GraphQLError, getOperationAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { SubgraphName } from '../../subgraphs/index.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
-import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { isSubgraphUnreachable, subgraphUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../platform/db/unavailable.ts';
 import { measureDocument } from '../graphql/limits.ts';
 import { loadManifest } from '../graphql/trusted-documents.ts';
 import { unresolvedOperation } from '../graphql/request-errors.ts';
 import { answerClientError, requestTimeoutAnswer } from '../http/client-errors.ts';
-import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../subgraphs/kernel/input-safety.ts';
+import { findUnsafeValue, MAX_REQUEST_VALUES } from '../../platform/api/input-safety.ts';
 import type { RouterConfig } from './router-config.ts';
 
 export interface RouterOptions {

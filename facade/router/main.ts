@@ -1,14 +1,14 @@
 // npm run router: Hive Gateway over the subgraph services (npm run start:subgraph), configured by
 // router.yaml. PORT (default 4000), HOST (default 127.0.0.1), SUBGRAPH_SECRET (required, as the
 // subgraphs'), SUBGRAPH_URLS to replace router.yaml's subgraph addresses. No database: it only routes.
-import '../../subgraphs/kernel/settings-check.ts';
+import '../../platform/process/settings-check.ts';
 import { readFile } from 'node:fs/promises';
-import { supergraphPath } from '../../schema/compose.ts';
-import { installProcessGuards, startupFinished } from '../../subgraphs/kernel/process-guards.ts';
-import { assertCanListen, listenAddressFromEnv } from '../../subgraphs/kernel/listen.ts';
-import { exitWithStartupFailure } from '../../subgraphs/kernel/startup.ts';
-import { createLogger } from '../../subgraphs/kernel/logger.ts';
-import { subgraphSecretFromEnv } from '../../subgraphs/kernel/subgraph-secret.ts';
+import { supergraphPath } from '../../subgraphs/compose.ts';
+import { installProcessGuards, startupFinished } from '../../platform/process/process-guards.ts';
+import { assertCanListen, listenAddressFromEnv } from '../../platform/process/listen.ts';
+import { exitWithStartupFailure } from '../../platform/process/startup.ts';
+import { createLogger } from '../../platform/process/logger.ts';
+import { subgraphSecretFromEnv } from '../../platform/process/subgraph-secret.ts';
 import { subgraphUrlsFromEnv } from '../graphql/gateway.ts';
 import { readRouterConfig } from './router-config.ts';
 import { startRouter } from './hive-router.ts';

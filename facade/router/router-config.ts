@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/index.ts';
-import { StartupError } from '../../subgraphs/kernel/startup.ts';
-import { fromRoot } from '../../subgraphs/kernel/paths.ts';
+import { StartupError } from '../../platform/process/startup.ts';
+import { fromRoot } from '../../platform/process/paths.ts';
 
 export const routerYamlPath = fromRoot('router.yaml');
 

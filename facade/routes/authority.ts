@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { TARGET_TYPES } from '../../subgraphs/kernel/scopes.ts';
+import { TARGET_TYPES } from '../../platform/domain/scopes.ts';
 import { authorityContextView as authorityContextSchema, installationView as installationSchema } from '../../subgraphs/developer/views.ts';
 import { defineRoute } from './table.ts';
 import { requestIdHeader, selectionOf } from './common.ts';

@@ -1,8 +1,8 @@
 // Schemas shared by many routes: headers, error body, list metadata.
 import { z } from 'zod';
-import { matchesIfNoneMatch } from '../../subgraphs/kernel/conditional-reads.ts';
-import { etagOf } from '../../subgraphs/kernel/preconditions.ts';
-import { INSTALLATION_ID_MAX_LENGTH } from '../../subgraphs/kernel/authority.ts';
+import { matchesIfNoneMatch } from '../../platform/api/conditional-reads.ts';
+import { etagOf } from '../../platform/api/preconditions.ts';
+import { INSTALLATION_ID_MAX_LENGTH } from '../../platform/domain/authority.ts';
 import type { RouteInput } from './table.ts';
 
 // Never a reason to refuse a request: one that does not fit the rule is replaced (http/request-id.ts).
@@ -13,7 +13,7 @@ export const requestIdHeader = z
 
 /**
  * svc-installation-id. Whether it is required, its length and what it must name, the subgraph judges
- * (kernel/authority.ts namedInstallation), so that REST and GraphQL answer the same error.
+ * (platform/domain/authority.ts namedInstallation), so that REST and GraphQL answer the same error.
  */
 export const installationHeader = (description: string) => z.string().optional().describe(`${description} At most ${INSTALLATION_ID_MAX_LENGTH} characters.`);
 

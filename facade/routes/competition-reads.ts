@@ -2,7 +2,7 @@
 // Each row runs a query of the competitions subgraph; its selection comes from its response schema.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/kernel/competition-vocabulary.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../platform/domain/competition-vocabulary.ts';
 import { eventView, playerStatisticsView, userView } from '../../subgraphs/competitions/views.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, readHeaders, requestIdHeader, revisionEtag, selectionOf } from './common.ts';

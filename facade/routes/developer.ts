@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
 import { INSTALLATION_STATUSES } from '../../subgraphs/developer/vocabulary.ts';
-import { TARGET_TYPES } from '../../subgraphs/kernel/scopes.ts';
+import { TARGET_TYPES } from '../../platform/domain/scopes.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { cursorParam, idParam, limitParam, pageMeta, requestIdHeader, selectionOf } from './common.ts';
 import { installationView as installationSchema, revokedUserAuthorizationView as revokedAuthorizationSchema, userAuthorizationView as userAuthorizationSchema } from '../../subgraphs/developer/views.ts';

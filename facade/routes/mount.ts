@@ -5,20 +5,20 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { GraphQLFormattedError } from 'graphql';
-import { ApiError, errorStatus, notFound, isErrorCode, type ErrorCode, type ErrorDetail } from '../../subgraphs/kernel/errors.ts';
+import { ApiError, errorStatus, notFound, isErrorCode, type ErrorCode, type ErrorDetail } from '../../platform/api/errors.ts';
 import { readBody } from '../http/body.ts';
-import { validate } from '../../subgraphs/kernel/validation.ts';
-import { assertUtf8Path, assertUtf8Query } from '../../subgraphs/kernel/input-safety.ts';
+import { validate } from '../../platform/api/validation.ts';
+import { assertUtf8Path, assertUtf8Query } from '../../platform/api/input-safety.ts';
 import { sendError, sendRateLimited } from '../http/problem.ts';
 import { scopeOf } from '../http/scope.ts';
-import { refuseKeyInUrl } from '../../subgraphs/kernel/api-keys.ts';
+import { refuseKeyInUrl } from '../../platform/domain/api-keys.ts';
 import type { GatewayContext } from '../graphql/context.ts';
 import type { OperationRunner } from '../graphql/operations.ts';
 import type { RouteInput, RouteRow } from './table.ts';
-import type { SqlRunner } from '../../subgraphs/kernel/db/database.ts';
+import type { SqlRunner } from '../../platform/db/database.ts';
 import { chargeCaller, rateLimitedMessage, rateLimitHeaders, refusalHeaders, type Decision, type RateLimits } from '../http/rate-limits.ts';
 import { beginCredentialCheck, outcomeOfAnswer, type CredentialCheck } from '../http/credential-checks.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../subgraphs/kernel/db/unavailable.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../platform/db/unavailable.ts';
 
 export interface RouteLimits {
   limits: RateLimits;

@@ -3,7 +3,7 @@
 // pages of /oauth/authorize are in facade/oauth/.
 import { z } from 'zod';
 import { prepareOperation } from '../graphql/operations.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 import { defineRoute, type RouteInput } from './table.ts';
 
 const tokenResponse = z

@@ -5,7 +5,7 @@ import { prepareOperation } from '../graphql/operations.ts';
 import { defineRoute, type RouteRow } from './table.ts';
 import { conditionalList, cursorParam, ETAG_DOC, idParam, limitParam, pageMeta, requestIdHeader, revisionEtag, selectionOf } from './common.ts';
 import { broadcastView, eventDetailView, groupView, invitationView, mapView, matchView, organisationView, overlayTokenView as overlayTokenSchema, participantView, playdayView, roundView, stageView, standingView, userView } from '../../subgraphs/competitions/views.ts';
-import { EVENT_STATES, EVENT_VISIBILITIES } from '../../subgraphs/kernel/competition-vocabulary.ts';
+import { EVENT_STATES, EVENT_VISIBILITIES } from '../../platform/domain/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES } from '../../subgraphs/competitions/inputs.ts';
 
 const TAG = 'v1 read API';

@@ -1,5 +1,5 @@
 // npm run db:diff -- <name>: writes the next migration from prisma/schema.prisma.
-import { diffSchemaAgainstMigrations, writeMigration } from './migrations.ts';
+import { diffSchemaAgainstMigrations, writeMigration } from '../../platform/db/migrations.ts';
 
 const name = process.argv[2];
 if (!name) {

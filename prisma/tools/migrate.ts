@@ -2,12 +2,12 @@
 // With --seed it also loads the demo world into a database that lacks it. `npm start` runs this as a
 // short-lived child process (--json) when there is anything to do, so that the schema engine and the
 // seeding never weigh on the server's memory.
-import '../../subgraphs/kernel/settings-check.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
-import { applyMigrations } from './migrations.ts';
-import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
-import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
+import '../../platform/process/settings-check.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { setting } from '../../platform/process/config.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { ensurePostgresDatabase, StartupError } from '../../platform/db/setup.ts';
+import { loadDemoWorldIfEmpty } from '../../subgraphs/demo-world.ts';
 
 const json = process.argv.includes('--json');
 const seed = process.argv.includes('--seed');

@@ -2,16 +2,16 @@
 // PGlite's directory) and restores the demo world: migrations applied afresh, demo world loaded.
 // On PGlite it takes the directory's lock before it removes anything: with a server (or any other
 // process) on the directory it refuses and leaves it as it is (data-dir-lock.ts).
-import '../../subgraphs/kernel/settings-check.ts';
+import '../../platform/process/settings-check.ts';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, pgliteDataDir } from '../../subgraphs/kernel/db/database.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
-import { holdDataDir, LOCK_FILE } from '../../subgraphs/kernel/db/data-dir-lock.ts';
-import { applyMigrations } from './migrations.ts';
-import { ensurePostgresDatabase, StartupError } from './database-setup.ts';
-import { loadDemoWorld } from '../seed/demo-world.ts';
+import { openDatabase, pgliteDataDir } from '../../platform/db/database.ts';
+import { setting } from '../../platform/process/config.ts';
+import { holdDataDir, LOCK_FILE } from '../../platform/db/data-dir-lock.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { ensurePostgresDatabase, StartupError } from '../../platform/db/setup.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 
 try {
   const url = setting('DATABASE_URL');

@@ -1,9 +1,9 @@
 // npm run db:seed: applies migrations, then loads the demo world unless it is loaded already.
-import '../../subgraphs/kernel/settings-check.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { exitWithStartupFailure } from '../../subgraphs/kernel/startup.ts';
-import { applyMigrations } from './migrations.ts';
-import { loadDemoWorldIfEmpty } from '../seed/demo-world.ts';
+import '../../platform/process/settings-check.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { exitWithStartupFailure } from '../../platform/process/startup.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorldIfEmpty } from '../../subgraphs/demo-world.ts';
 
 try {
   const db = openDatabase();

@@ -1,13 +1,13 @@
 // Who may read what in the competitions subgraph: organisations, events and users are readable
 // through an active installation of the application (for an event, one on its organisation counts).
 // A resource the caller may not see is not_found, so that nothing reveals whether it exists.
-import type { SubgraphContext } from '../kernel/context.ts';
-import { installationFor } from '../kernel/authority.ts';
-import { notFound } from '../kernel/errors.ts';
-import type { TargetType } from '../kernel/scopes.ts';
-import type { Event } from '../kernel/db/generated/client.ts';
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import { installationFor } from '../../platform/domain/authority.ts';
+import { notFound } from '../../platform/api/errors.ts';
+import type { TargetType } from '../../platform/domain/scopes.ts';
+import type { Event } from '../../platform/db/generated/client.ts';
 import DataLoader from 'dataloader';
-import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './event-statements.ts';
+import { READABLE_EVENTS_SQL, toEvent, type EventRow } from './events/statements.ts';
 
 // The authority is awaited before any lookup starts: a lookup begun before a failed authority check
 // would be a promise nobody awaits.

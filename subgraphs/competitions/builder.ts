@@ -1,3 +1,3 @@
-import { createBuilder } from '../kernel/builder.ts';
+import { createBuilder } from '../../platform/graphql/builder.ts';
 
 export const builder = createBuilder();

@@ -1,12 +1,12 @@
 // Request bodies of the competition writes, each defined once: the REST facade validates bodies with
 // these schemas, OpenAPI documents them, the GraphQL input types are generated from them
-// (kernel/zod-graphql.ts) and GraphQL inputs are validated with them in the subgraph, so every way in
+// (platform/graphql/zod-graphql.ts) and GraphQL inputs are validated with them in the subgraph, so every way in
 // answers the same validation_failed details.
-import { MATCH_STATUSES } from '../kernel/competition-vocabulary.ts';
+import { MATCH_STATUSES } from '../../platform/domain/competition-vocabulary.ts';
 import { z } from 'zod';
-import { isoTimestamp } from '../kernel/validation.ts';
-import { graphql } from '../kernel/zod-graphql.ts';
-import { EVENT_VISIBILITIES } from '../kernel/competition-vocabulary.ts';
+import { isoTimestamp } from '../../platform/api/validation.ts';
+import { graphql } from '../../platform/graphql/zod-graphql.ts';
+import { EVENT_VISIBILITIES } from '../../platform/domain/competition-vocabulary.ts';
 import { playsGroups } from './tournament/generate.ts';
 import { STAGE_FORMATS } from './tournament/types.ts';
 

@@ -1,9 +1,9 @@
 // Competition reads (organisations, users, events, stages, groups, rounds, participants, invitations,
 // broadcasts, playdays, standings, maps, player statistics, the result of an event write), organisation API keys, overlay tokens and match chat messages as read: the REST responses and OpenAPI take these
-// schemas, and the GraphQL object types take their fields from them (kernel/zod-graphql.ts viewFields).
+// schemas, and the GraphQL object types take their fields from them (platform/graphql/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, dateTimeString } from '../kernel/zod-graphql.ts';
-import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS, STAGE_FORMATS, TIEBREAKERS } from '../kernel/competition-vocabulary.ts';
+import { graphql, idString, dateTimeString } from '../../platform/graphql/zod-graphql.ts';
+import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, PLAYER_RATES, PLAYER_TOTALS, STAGE_FORMATS, TIEBREAKERS } from '../../platform/domain/competition-vocabulary.ts';
 import { MATCH_STATUSES, PARTICIPANT_STATUSES, STAGE_STATUSES } from './inputs.ts';
 import { resolvedSettingsSchema, stageSeedingSchema } from './tournament/views.ts';
 

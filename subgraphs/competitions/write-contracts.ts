@@ -4,7 +4,7 @@
 // mutation's arguments from it and enforces it; the REST route, its GraphQL document and the OpenAPI
 // entry are built from it.
 import type { z } from 'zod';
-import type { Scope } from '../kernel/scopes.ts';
+import type { Scope } from '../../platform/domain/scopes.ts';
 import {
   broadcastInput,
   createEventInput,

@@ -1,9 +1,9 @@
 // The authority context: what the calling token may ask (scopes), what its actor may do on a target
 // (permissions) and what its owner has paid for (entitlements).
-import type { SubgraphContext } from '../kernel/context.ts';
-import { installationFor, permissionsOn, type InstallationRow } from '../kernel/authority.ts';
-import { validationFailed } from '../kernel/errors.ts';
-import { TARGET_TYPES, type TargetType } from '../kernel/scopes.ts';
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import { installationFor, permissionsOn, type InstallationRow } from '../../platform/domain/authority.ts';
+import { validationFailed } from '../../platform/api/errors.ts';
+import { TARGET_TYPES, type TargetType } from '../../platform/domain/scopes.ts';
 
 export interface AuthorityContextResult {
   requestId: string;

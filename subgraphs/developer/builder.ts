@@ -1,5 +1,5 @@
-import { createBuilder } from '../kernel/builder.ts';
-import { entityReferences } from '../kernel/entities.ts';
+import { createBuilder } from '../../platform/graphql/builder.ts';
+import { entityReferences } from '../../platform/graphql/entities.ts';
 
 export const builder = createBuilder();
 /** Entities of the competitions subgraph this one points to. */

@@ -1,12 +1,12 @@
 // An application's installations, for the application itself and the users who manage it: keyset
 // pages in target order (the unique index on application, target type and target id keeps every page
 // an index range).
-import type { SubgraphContext } from '../kernel/context.ts';
-import { managedApplication } from '../kernel/application-access.ts';
-import { validationFailed } from '../kernel/errors.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
-import { TARGET_TYPES } from '../kernel/scopes.ts';
-import type { InstallationRow } from '../kernel/loaders.ts';
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import { managedApplication } from '../../platform/domain/application-access.ts';
+import { validationFailed } from '../../platform/api/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../../platform/api/pagination.ts';
+import { TARGET_TYPES } from '../../platform/domain/scopes.ts';
+import type { InstallationRow } from '../../platform/domain/loaders.ts';
 
 import { INSTALLATION_STATUSES } from './vocabulary.ts';
 

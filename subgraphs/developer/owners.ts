@@ -1,7 +1,7 @@
 // Owners of applications: an organisation, a team or a user. Who manages one is the shared rule of
-// subgraphs/kernel/application-access.ts.
-import type { SubgraphContext } from '../kernel/context.ts';
-import type { OwnerRef } from '../kernel/application-access.ts';
+// platform/domain/application-access.ts.
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import type { OwnerRef } from '../../platform/domain/application-access.ts';
 
 /** Whether the owner exists. */
 export async function ownerExists(ctx: SubgraphContext, owner: OwnerRef): Promise<boolean> {

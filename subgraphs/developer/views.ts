@@ -1,9 +1,9 @@
 // An application's owner, installations, the authority context and a user's authorisations as read:
 // REST and OpenAPI take these schemas, and the GraphQL types take their fields from them
-// (kernel/zod-graphql.ts viewFields).
+// (platform/graphql/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, dateTimeString } from '../kernel/zod-graphql.ts';
-import { TARGET_TYPES } from '../kernel/scopes.ts';
+import { graphql, idString, dateTimeString } from '../../platform/graphql/zod-graphql.ts';
+import { TARGET_TYPES } from '../../platform/domain/scopes.ts';
 import { INSTALLATION_STATUSES, OWNER_TYPES } from './vocabulary.ts';
 
 export const ownerView = z

@@ -1,8 +1,8 @@
 // Who may read published esports data: the calling application, through one of its own active
 // installations named by the svc-installation-id header, whose owner holds esports_data.
-import type { SubgraphContext } from '../kernel/context.ts';
-import { ApiError, forbidden } from '../kernel/errors.ts';
-import { namedInstallation } from '../kernel/authority.ts';
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import { ApiError, forbidden } from '../../platform/api/errors.ts';
+import { namedInstallation } from '../../platform/domain/authority.ts';
 
 export interface EsportsCaller {
   applicationId: string;

@@ -1,8 +1,8 @@
 // The six esports reads: access check, one metered statement, and the shapes of the interface.
-import type { SubgraphContext } from '../kernel/context.ts';
-import { notFound, validationFailed } from '../kernel/errors.ts';
-import { timestampIssue } from '../kernel/input-safety.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../kernel/pagination.ts';
+import type { SubgraphContext } from '../../platform/domain/context.ts';
+import { notFound, validationFailed } from '../../platform/api/errors.ts';
+import { timestampIssue } from '../../platform/api/input-safety.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../../platform/api/pagination.ts';
 import { esportsCaller } from './access.ts';
 import { runEsportsRead } from './reads.ts';
 

@@ -2,11 +2,11 @@
 // it was asked for records one esports_calls unit (meter.ts) and answers only once that unit is
 // committed. A call that finds nothing (404), or never gets this far (400, 401, 403), or whose unit
 // cannot be committed (5xx), costs nothing.
-import type { SqlRunner } from '../kernel/db/database.ts';
+import type { SqlRunner } from '../../platform/db/database.ts';
 import type { EsportsCaller } from './access.ts';
-import { ApiError } from '../kernel/errors.ts';
-import { setting } from '../kernel/config.ts';
-import { recordUnit } from './meter.ts';
+import { ApiError } from '../../platform/api/errors.ts';
+import { setting } from '../../platform/process/config.ts';
+import { recordUnit } from './metering/meter.ts';
 
 /** ESPORTS_METERING=off runs the same reads without the unit: for measuring metering's cost only. */
 export const meteringEnabled = () => setting('ESPORTS_METERING');

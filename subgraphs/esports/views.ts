@@ -1,8 +1,8 @@
 // Published esports data and an application's metered usage as read: the REST responses and OpenAPI
-// take these schemas, and the GraphQL object types take their fields from them (kernel/zod-graphql.ts
+// take these schemas, and the GraphQL object types take their fields from them (platform/graphql/zod-graphql.ts
 // viewFields). Instants are ISO strings here in GraphQL too, as the esports section always answered.
 import { z } from 'zod';
-import { graphql, idString } from '../kernel/zod-graphql.ts';
+import { graphql, idString } from '../../platform/graphql/zod-graphql.ts';
 import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES, MATCH_STATISTICS_COUNTS, METRICS } from './vocabulary.ts';
 
 const nullableString = z.string().nullable();

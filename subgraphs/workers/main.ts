@@ -3,13 +3,13 @@
 // PostgreSQL database. SIGTERM or SIGINT let the attempts in flight finish and be recorded.
 // A database it cannot use (unreachable, not migrated, a PGlite directory another process holds) is
 // one sentence and exit 1 at start.
-import '../kernel/settings-check.ts';
-import { openDatabase } from '../kernel/db/database.ts';
-import { installProcessGuards, startupFinished } from '../kernel/process-guards.ts';
-import { exitWithStartupFailure } from '../kernel/startup.ts';
+import '../../platform/process/settings-check.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { installProcessGuards, startupFinished } from '../../platform/process/process-guards.ts';
+import { exitWithStartupFailure } from '../../platform/process/startup.ts';
 import { WebhookWorker, webhookAttemptLogger } from './webhook-worker.ts';
-import { assertDatabaseReady } from '../../prisma/tools/database-setup.ts';
-import { createLogger } from '../kernel/logger.ts';
+import { assertDatabaseReady } from '../../platform/db/setup.ts';
+import { createLogger } from '../../platform/process/logger.ts';
 
 const logger = createLogger('esports-platform');
 installProcessGuards(logger);

@@ -6,11 +6,11 @@
 // application a change is about (its owner transfers). The feed position is kept in
 // ChangeFeedPosition and moved in the same transaction as the deliveries it produced, by compare and
 // set, so any number of workers may run this: one wins each batch, the others read again.
-import type { Database } from '../kernel/db/database.ts';
-import { failWith, guardFailure } from '../kernel/db/guards.ts';
-import { NOW } from '../kernel/db/sql-fragments.ts';
-import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../kernel/change-feed.ts';
-import { typesFor } from '../kernel/change-catalogue.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { failWith, guardFailure } from '../../platform/db/guards.ts';
+import { NOW } from '../../platform/db/sql-fragments.ts';
+import { headPosition, readChanges, type FeedChange, type FeedPosition } from '../../platform/domain/change-feed.ts';
+import { typesFor } from '../../platform/domain/change-catalogue.ts';
 import { NOTIFY_DELIVERIES } from '../developer/webhooks/delivery-log.ts';
 
 /** Catalogue names as an SQL list (the catalogue's own constants: no quoting needed beyond this); NULL for none, which matches nothing. */

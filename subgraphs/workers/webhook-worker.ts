@@ -5,13 +5,13 @@
 // and another worker makes the attempt again, with the same webhook-id (at least once). Claims are
 // fair across endpoints and bounded per endpoint, so a receiver that hangs cannot take every slot.
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../kernel/db/database.ts';
-import { NOW } from '../kernel/db/sql-fragments.ts';
-import { onChanges, pruneChanges } from '../kernel/change-feed.ts';
-import { coalesce } from '../kernel/coalesce.ts';
-import { setting } from '../kernel/config.ts';
-import { FailureRun } from '../kernel/failure-run.ts';
-import { retryWhileUnavailable } from '../kernel/db/unavailable.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { NOW } from '../../platform/db/sql-fragments.ts';
+import { onChanges, pruneChanges } from '../../platform/domain/change-feed.ts';
+import { coalesce } from '../../platform/process/coalesce.ts';
+import { setting } from '../../platform/process/config.ts';
+import { FailureRun } from '../../platform/process/failure-run.ts';
+import { retryWhileUnavailable } from '../../platform/db/unavailable.ts';
 import { attemptDelivery, type AttemptOutcome } from './webhook-attempt.ts';
 import { fanOut, startFanOut } from './webhook-fanout.ts';
 import { DELIVERIES_CHANNEL } from '../developer/webhooks/delivery-log.ts';

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
-import type { TokenRow } from '../../subgraphs/kernel/authority.ts';
+import type { TokenRow } from '../../platform/domain/authority.ts';
 
 export const TOKEN_SQL = `
   SELECT t."applicationId", t."actorType", t."userId", t.scopes, t."expiresAt", t."revokedAt", a."ownerType", a."ownerId",

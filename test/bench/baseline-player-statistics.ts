@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
 import { authenticate, beginRequest, cursorOf } from './baseline-auth.ts';
-import { playerStatisticsStatement, type PlayerStatisticsRow } from '../../subgraphs/competitions/match-statements.ts';
-import { READABLE_EVENTS_SQL } from '../../subgraphs/competitions/event-statements.ts';
-import { toStatistics } from '../../subgraphs/competitions/player-statistics.ts';
-import { PLAYER_RATES, PLAYER_TOTALS } from '../../subgraphs/kernel/competition-vocabulary.ts';
+import { playerStatisticsStatement, type PlayerStatisticsRow } from '../../subgraphs/competitions/matches/statements.ts';
+import { READABLE_EVENTS_SQL } from '../../subgraphs/competitions/events/statements.ts';
+import { toStatistics } from '../../subgraphs/competitions/matches/player-statistics.ts';
+import { PLAYER_RATES, PLAYER_TOTALS } from '../../platform/domain/competition-vocabulary.ts';
 
 // The REST body lists each player's fields in this order (the route operation's selection).
 const FIELDS = ['userId', 'profileId', 'displayName', ...PLAYER_TOTALS, ...PLAYER_RATES] as const;

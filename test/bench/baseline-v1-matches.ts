@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type pg from 'pg';
 import { beginRequest, cursorOf } from './baseline-auth.ts';
-import { matchPageStatement, type MatchRow } from '../../subgraphs/competitions/match-statements.ts';
+import { matchPageStatement, type MatchRow } from '../../subgraphs/competitions/matches/statements.ts';
 
 const KEY_SQL = `
   SELECT id AS "keyId", "organisationId" FROM "OrganisationApiKey"

@@ -3,7 +3,7 @@
 // list's first and a deep page at 100 and at 100,000 events; stage creation through the platform
 // against the hand-written Koa + pg transaction.
 import pg from 'pg';
-import { encodeCursor } from '../../subgraphs/kernel/pagination.ts';
+import { encodeCursor } from '../../platform/api/pagination.ts';
 import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app' };

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';
 import { insertOrganisationEvents } from './competitions.ts';
 import { routeTable } from '../../facade/routes/index.ts';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
 import { load, printTable, root, startBenchServer, type LoadResult } from './support.ts';
 
 const TOKEN = { authorization: 'Bearer demo-token-app' };

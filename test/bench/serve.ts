@@ -1,6 +1,6 @@
 // A server process for the benchmark: `platform` (the whole facade, in-process subgraphs) or
 // `baseline` (hand-written Koa + pg); with SUBGRAPH_URLS the platform's gateway over those services. Prints its URL on the first line of stdout.
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
+import { openDatabase } from '../../platform/db/database.ts';
 import { createPlatform } from '../../facade/server.ts';
 import { startBaseline } from './baseline-auth-context.ts';
 import { subgraphUrlsFromEnv } from '../../facade/graphql/gateway.ts';

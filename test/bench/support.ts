@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase, postgresServerUrl } from '../support/scratch-database.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { applyMigrations } from '../../prisma/tools/migrations.ts';
-import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 

@@ -1,7 +1,7 @@
 // v1 benchmarks: an event's match list, first and deep page, at 100 and at 100,000 matches; and the
 // page of 20 matches through the facade against the hand-written Koa + pg handler doing the same reads.
 import pg from 'pg';
-import { encodeCursor } from '../../subgraphs/kernel/pagination.ts';
+import { encodeCursor } from '../../platform/api/pagination.ts';
 import { load, printTable, startBenchServer, type LoadResult } from './support.ts';
 
 const KEY = { 'x-api-key': 'demo-org-key-0001' };

@@ -1,6 +1,6 @@
 // GET /api/v2/auth/context and the 401 rules, end to end against the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;

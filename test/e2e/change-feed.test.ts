@@ -1,4 +1,4 @@
-// The change feed (subgraphs/kernel/change-feed.ts) against the real server: 32 writers mixing the
+// The change feed (platform/domain/change-feed.ts) against the real server: 32 writers mixing the
 // nine event writes while a reader follows the feed; a transaction that takes a lower sequence and
 // commits late is not skipped; cursors are opaque, checked, and expire with retention.
 import pg from 'pg';
@@ -13,8 +13,8 @@ import {
   readChanges,
   type FeedChange,
   type FeedPosition,
-} from '../../subgraphs/kernel/change-feed.ts';
-import { NOTIFY_CHANGES } from '../../subgraphs/kernel/change-log.ts';
+} from '../../platform/domain/change-feed.ts';
+import { NOTIFY_CHANGES } from '../../platform/domain/change-log.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { postgresServerUrl } from '../support/scratch-database.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
-import { ratingOf } from '../../subgraphs/competitions/player-statistics.ts';
+import { ratingOf } from '../../subgraphs/competitions/matches/player-statistics.ts';
 
 let server: TestServer;
 beforeAll(async () => {

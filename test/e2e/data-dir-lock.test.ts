@@ -1,4 +1,4 @@
-// The embedded database's directory has one process at a time (subgraphs/kernel/db/data-dir-lock.ts).
+// The embedded database's directory has one process at a time (platform/db/data-dir-lock.ts).
 // While npm start runs on a PGlite directory, every other command that opens it refuses in one
 // sentence naming the server, exits 1 and changes nothing: the server goes on answering what it
 // wrote, and the directory opens fine after it stops. npm start keeps the lock through the turn of
@@ -12,8 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoServerLeft, isAlive, root, runToExit, saidLines, startServerProcess, waitUntilGone, type ServerProcess } from '../support/processes.ts';
 import { call, uniqueKey } from '../support/api.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { LOCK_FILE, processStartOf, RENEWAL_MS } from '../../subgraphs/kernel/db/data-dir-lock.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { LOCK_FILE, processStartOf, RENEWAL_MS } from '../../platform/db/data-dir-lock.ts';
 
 let dir: string;
 let dataDir: string;
@@ -272,7 +272,7 @@ describe('the lock under contention', () => {
   // seconds after the first, and must still find the lock held.
   const contenders = async (directory: string, count: number) => {
     const script = `
-      import { holdDataDir } from './subgraphs/kernel/db/data-dir-lock.ts';
+      import { holdDataDir } from './platform/db/data-dir-lock.ts';
       try {
         holdDataDir(process.argv[1]);
         console.log('held ' + process.pid);

@@ -2,7 +2,7 @@
 // folder) or on the PostgreSQL database DATABASE_URL names.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
+import { openDatabase } from '../../platform/db/database.ts';
 import { scratchEnvironment } from '../support/scratch-database.ts';
 import { root } from '../support/processes.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { fromRoot } from '../../subgraphs/kernel/paths.ts';
+import { fromRoot } from '../../platform/process/paths.ts';
 import { runScript } from '../support/processes.ts';
 
 let server: TestServer;

@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { graphqlProbe, type GraphQLProbe } from '../support/graphql-requests.ts';
 import { routeTable } from '../../facade/routes/index.ts';
 import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
-import { errorStatus } from '../../subgraphs/kernel/errors.ts';
+import { errorStatus } from '../../platform/api/errors.ts';
 
 type Schema = Record<string, unknown>;
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema }

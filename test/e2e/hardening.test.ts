@@ -8,7 +8,7 @@ import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { root } from '../support/processes.ts';
 import { GRAPHQL_LIMITS, measureDocument } from '../../facade/graphql/limits.ts';
-import { formatSubgraphError } from '../../subgraphs/kernel/error-format.ts';
+import { formatSubgraphError } from '../../platform/graphql/error-format.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -238,7 +238,7 @@ describe('process guards', () => {
   it('log an escaped exception and an unhandled rejection, and the process carries on', async () => {
     const script = `
       import pino from 'pino';
-      import { installProcessGuards, startupFinished } from './subgraphs/kernel/process-guards.ts';
+      import { installProcessGuards, startupFinished } from './platform/process/process-guards.ts';
       installProcessGuards(pino());
       startupFinished();
       Promise.reject(new Error('nobody awaited this'));

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runScript } from '../support/processes.ts';
-import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
-import { ApiError } from '../../subgraphs/kernel/errors.ts';
+import { updateMaps } from '../../subgraphs/competitions/maps/update.ts';
+import { ApiError } from '../../platform/api/errors.ts';
 
 let server: TestServer;
 let dir: string;

@@ -5,7 +5,7 @@
 // downstream_started); concurrent reports stay exact through If-Match.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGE_TYPES } from '../../subgraphs/kernel/change-catalogue.ts';
+import { CHANGE_TYPES } from '../../platform/domain/change-catalogue.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
-import { createSubgraphContext } from '../../subgraphs/kernel/context.ts';
+import { createSubgraphContext } from '../../platform/domain/context.ts';
 import { esportsMatch } from '../../subgraphs/esports/data.ts';
 
 let server: TestServer;

@@ -14,9 +14,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
-import { openDatabase, type Database } from '../../subgraphs/kernel/db/database.ts';
-import { applyMigrations } from '../../prisma/tools/migrations.ts';
-import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { openDatabase, type Database } from '../../platform/db/database.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 import { startSubgraphServer, type SubgraphServer } from '../../subgraphs/http-server.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';
 import { rateLimitConfig } from '../../facade/http/rate-limits.ts';

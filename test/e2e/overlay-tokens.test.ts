@@ -8,7 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call, expectError } from '../support/api.ts';
 import { routeTable } from '../../facade/routes/index.ts';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
 import { rateLimitConfig } from '../../facade/http/rate-limits.ts';
 
 let server: TestServer;

@@ -7,8 +7,8 @@ import { createClient } from 'graphql-ws';
 import { postgresServerUrl, scratchEnvironment } from '../support/scratch-database.ts';
 import { assertNoServerLeft, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { UNDER_LOAD } from '../support/server.ts';
-import { openDatabase, type Database } from '../../subgraphs/kernel/db/database.ts';
-import { encodeCursor, headPosition } from '../../subgraphs/kernel/change-feed.ts';
+import { openDatabase, type Database } from '../../platform/db/database.ts';
+import { encodeCursor, headPosition } from '../../platform/domain/change-feed.ts';
 import { call } from '../support/api.ts';
 import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
 

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call } from '../support/api.ts';
-import { updateMaps } from '../../subgraphs/competitions/maps-update.ts';
+import { updateMaps } from '../../subgraphs/competitions/maps/update.ts';
 import { resumeUnderWriters, RESUME_CHANGES } from '../support/realtime.ts';
 import { createEventWithParticipants } from '../support/stage-fixtures.ts';
 import { postgresServerUrl } from '../support/scratch-database.ts';
@@ -227,7 +227,7 @@ describe('resuming', () => {
     const other = await startTestServer({ db: server.db, webhookWorker: false, rateLimits: underLoadLimits() });
     const bases = [server.url, other.url];
     try {
-      const { headPosition, encodeCursor } = await import('../../subgraphs/kernel/change-feed.ts');
+      const { headPosition, encodeCursor } = await import('../../platform/domain/change-feed.ts');
       const start = await revisionOf('evt_live');
       const { received, errors, reconnects } = await resumeUnderWriters({
         subscribeTo: bases,
@@ -247,7 +247,7 @@ describe('resuming', () => {
   }, 300_000);
 
   it('refuses a cursor past retention with an explicit error', async () => {
-    const { headPosition, encodeCursor } = await import('../../subgraphs/kernel/change-feed.ts');
+    const { headPosition, encodeCursor } = await import('../../platform/domain/change-feed.ts');
     const old = encodeCursor({ xid: '1', sequence: '1' });
     const head = await headPosition(server.db.sql);
     await server.db.sql(

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { sha256 } from '../../subgraphs/kernel/crypto.ts';
+import { sha256 } from '../../platform/api/crypto.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../facade/routes/index.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';

@@ -8,9 +8,9 @@
 // Only where initdb is installed (own-postgres.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../subgraphs/kernel/db/database.ts';
-import { applyMigrations } from '../../prisma/tools/migrations.ts';
-import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { openDatabase, type Database } from '../../platform/db/database.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 import { adminQuery, postgresBinaries, startOwnPostgres, type OwnPostgres } from '../support/own-postgres.ts';
 import { assertNoServerLeft, root, startServerProcess, waitUntilGone, type ServerProcess } from '../support/processes.ts';
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, underLoadLimits, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startedStage } from '../support/stage-fixtures.ts';
-import { computeStageStandings } from '../../subgraphs/competitions/stage-standings.ts';
-import type { GroupKey } from '../../subgraphs/competitions/stage-settings.ts';
-import type { StandingsMatchRow } from '../../subgraphs/competitions/stage-statements.ts';
+import { computeStageStandings } from '../../subgraphs/competitions/stages/standings.ts';
+import type { GroupKey } from '../../subgraphs/competitions/stages/settings.ts';
+import type { StandingsMatchRow } from '../../subgraphs/competitions/stages/statements.ts';
 
 let server: TestServer;
 beforeAll(async () => {

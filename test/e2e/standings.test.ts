@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { startedStage } from '../support/stage-fixtures.ts';
 import { computeStandings } from '../../subgraphs/competitions/tournament/index.ts';
-import { standingsMatch } from '../../subgraphs/competitions/stage-standings.ts';
+import { standingsMatch } from '../../subgraphs/competitions/stages/standings.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -124,7 +124,7 @@ describe('the process guard during start-up', () => {
   it('turns an error that escapes before the process has started into one sentence and exit 1; after, the process carries on', async () => {
     const script = (finished: boolean, fault: string) => `
       import pino from 'pino';
-      import { installProcessGuards, startupFinished } from './subgraphs/kernel/process-guards.ts';
+      import { installProcessGuards, startupFinished } from './platform/process/process-guards.ts';
       installProcessGuards(pino({ level: 'silent' }));
       ${finished ? 'startupFinished();' : ''}
       ${fault}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { Webhook } from 'standardwebhooks';
-import { CHANGE_TYPES } from '../../subgraphs/kernel/change-catalogue.ts';
+import { CHANGE_TYPES } from '../../platform/domain/change-catalogue.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, expectError, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';

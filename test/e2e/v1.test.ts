@@ -40,7 +40,7 @@ describe('v1 read API', () => {
       expect(response.status, name).toBe(400);
       expect(response.body.error.details).toEqual([{ field: name, issue: 'key_in_url' }]);
     }
-    await server.db.prisma.organisationApiKey.create({ data: { id: 'key_revoke_me', organisationId: 'org_demo', keyHash: (await import('../../subgraphs/kernel/crypto.ts')).sha256('revoke-me-0001'), prefix: 'revoke-m' } });
+    await server.db.prisma.organisationApiKey.create({ data: { id: 'key_revoke_me', organisationId: 'org_demo', keyHash: (await import('../../platform/api/crypto.ts')).sha256('revoke-me-0001'), prefix: 'revoke-m' } });
     expect((await v1('/organisation', 'revoke-me-0001')).status).toBe(200);
     await server.db.prisma.organisationApiKey.update({ where: { id: 'key_revoke_me' }, data: { revokedAt: new Date() } });
     expect((await v1('/organisation', 'revoke-me-0001')).status).toBe(401);

@@ -11,7 +11,7 @@ import { call, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { postgresServerUrl } from '../support/scratch-database.ts';
 import { isAlive, root, waitUntilGone } from '../support/processes.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
+import { openDatabase } from '../../platform/db/database.ts';
 import { WebhookWorker } from '../../subgraphs/workers/webhook-worker.ts';
 
 const DELIVERIES = 1000;

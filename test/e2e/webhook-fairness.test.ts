@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
+import { openDatabase } from '../../platform/db/database.ts';
 import { WebhookWorker } from '../../subgraphs/workers/webhook-worker.ts';
 
 const apps = '/api/v2/developer/apps/app_demo';

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { call, uniqueKey } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { setting } from '../../subgraphs/kernel/config.ts';
+import { setting } from '../../platform/process/config.ts';
 
 const DEFAULT_RETRY_SCHEDULE = setting('WEBHOOK_RETRY_SCHEDULE', {});
 

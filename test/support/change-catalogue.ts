@@ -2,7 +2,7 @@
 // type the catalogue does not name, or a payload its JSON Schema refuses, fails the test file that
 // produced it. Webhooks deliver the payload without the envelope's eventId and revision (subgraphs/workers/webhook-fanout.ts).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { CHANGE_TYPES } from '../../subgraphs/kernel/change-catalogue.ts';
+import { CHANGE_TYPES } from '../../platform/domain/change-catalogue.ts';
 import type { TestDatabase } from './database.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

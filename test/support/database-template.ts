@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../subgraphs/kernel/db/database.ts';
-import { applyMigrations } from '../../prisma/tools/migrations.ts';
-import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { openDatabase } from '../../platform/db/database.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 import { createScratchDatabase, postgresServerUrl } from './scratch-database.ts';
 
 /** What the test files are given: the template database's name, or the file holding the PGlite dump. */

@@ -1,9 +1,9 @@
 // Each test file gets its own database: an in-memory PGlite by default, or a fresh database on the
 // PostgreSQL server named by DATABASE_URL (dropped afterwards). A seeded one starts as a copy of the
 // run's template (database-template.ts), migrated and seeded once.
-import { openDatabase, type Database } from '../../subgraphs/kernel/db/database.ts';
-import { applyMigrations } from '../../prisma/tools/migrations.ts';
-import { loadDemoWorld } from '../../prisma/seed/demo-world.ts';
+import { openDatabase, type Database } from '../../platform/db/database.ts';
+import { applyMigrations } from '../../platform/db/migrations.ts';
+import { loadDemoWorld } from '../../subgraphs/demo-world.ts';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { createScratchDatabase, postgresServerUrl } from './scratch-database.ts';

@@ -2,7 +2,7 @@
 // checks their responses against the documented schemas, the execution-path test runs them both ways.
 // A new route without samples fails the OpenAPI test.
 import { createHash, randomUUID } from 'node:crypto';
-import { ELIGIBLE_STATUSES } from '../../subgraphs/competitions/stage-settings.ts';
+import { ELIGIBLE_STATUSES } from '../../subgraphs/competitions/stages/settings.ts';
 import { bearer, type TestServer } from './server.ts';
 
 /** A path may be looked up when the sample runs: the id of something an earlier sample created. */

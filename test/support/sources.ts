@@ -1,16 +1,16 @@
 // The project's TypeScript sources, for tests that hold a rule about where a thing may be written.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fromRoot } from '../../subgraphs/kernel/paths.ts';
+import { fromRoot } from '../../platform/process/paths.ts';
 
 export interface Source {
-  /** Relative to the repository, e.g. subgraphs/kernel/config.ts. */
+  /** Relative to the repository, e.g. platform/process/config.ts. */
   file: string;
   text: string;
 }
 
 /** Every .ts file under `tops` (the generated Prisma client excluded). */
-export async function sources(tops: readonly string[] = ['facade', 'subgraphs', 'prisma', 'schema']): Promise<Source[]> {
+export async function sources(tops: readonly string[] = ['platform', 'facade', 'subgraphs', 'prisma', 'schema']): Promise<Source[]> {
   const files: Source[] = [];
   for (const top of tops) {
     for (const entry of await readdir(fromRoot(top), { recursive: true })) {

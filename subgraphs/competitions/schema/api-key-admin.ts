@@ -1,10 +1,10 @@
 // An organisation's API keys (v1), managed by its administrators: the key itself is answered only
 // when it is issued (creation, rotation).
-import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { apiKeyView, issuedApiKeyView } from '../views.ts';
 import { builder } from '../builder.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeyView, type IssuedApiKey } from '../api-key-admin.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeyView, type IssuedApiKey } from '../keys/api-key-admin.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
 import { pageType } from './page.ts';

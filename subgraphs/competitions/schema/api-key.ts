@@ -1,17 +1,17 @@
 // What an organisation API key (x-api-key) can read: the v1 read API runs these fields. Everything
 // hangs off Query.apiKey, which resolves the key once, so no field can forget to check it.
-import type { KeyAuthority } from '../../kernel/api-keys.ts';
+import type { KeyAuthority } from '../../../platform/domain/api-keys.ts';
 import { builder } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { mapView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, outsideOverlay, type EventView } from '../api-key-reads.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { keyEvent, keyEventsPage, keyEventView, keyUser, mapsById, mapsPage, outsideOverlay, type EventView } from '../keys/api-key-reads.ts';
 import { User } from './user.ts';
 import { Organisation } from './organisation.ts';
 import { Event, EventPage, eventListArgs } from './event.ts';
 import { pageType } from './page.ts';
 import { OverlayToken } from './overlay-tokens.ts';
-import { sentOverlayToken } from '../overlay-tokens.ts';
+import { sentOverlayToken } from '../keys/overlay-tokens.ts';
 
 export const MapRef = builder.prismaObject('Map', {
   description: mapView.description,

@@ -2,10 +2,10 @@
 // Rules live in ../chat.ts.
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { chatMessageView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { getMessage, listMessages, react, type ChatActor, type ChatMessageView } from '../chat.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { getMessage, listMessages, react, type ChatActor, type ChatMessageView } from '../chat/messages.ts';
 import { pageType } from './page.ts';
 
 type Variant<T extends ChatActor['type']> = Extract<ChatActor, { type: T }>;

@@ -2,8 +2,8 @@
 // vocabularies the REST routes and inputs use (a generated input that names the same enum gets this
 // type). Values are lower-case names, as in REST.
 import { builder } from '../builder.ts';
-import { enumType } from '../../kernel/zod-graphql.ts';
-import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, MATCH_STATUSES, STAGE_FORMATS } from '../../kernel/competition-vocabulary.ts';
+import { enumType } from '../../../platform/graphql/zod-graphql.ts';
+import { BRACKET_ORDER, EVENT_STATES, EVENT_VISIBILITIES, MATCH_STATUSES, STAGE_FORMATS } from '../../../platform/domain/competition-vocabulary.ts';
 import { PARTICIPANT_STATUSES, STAGE_STATUSES } from '../inputs.ts';
 
 export const EventVisibilityEnum = enumType(builder, 'EventVisibility', EVENT_VISIBILITIES, 'Who may see an event.');

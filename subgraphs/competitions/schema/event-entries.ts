@@ -1,14 +1,14 @@
 // Who takes part in an event and how it is shown: participants with their lineups, invitations, the
 // broadcast configuration and playdays with their staff. Read through an event the caller may see.
-import { foundOr } from '../../kernel/errors.ts';
+import { foundOr } from '../../../platform/api/errors.ts';
 import { builder } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
-import type { SubgraphContext } from '../../kernel/context.ts';
-import type { LineupMember as LineupMemberRow, Participant as ParticipantRow, Playday as PlaydayRow } from '../../kernel/db/generated/client.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
+import type { LineupMember as LineupMemberRow, Participant as ParticipantRow, Playday as PlaydayRow } from '../../../platform/db/generated/client.ts';
 import { broadcastView, invitationView, participantView, playdayView } from '../views.ts';
 import { ParticipantStatusEnum } from './enums.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { keysetPage } from '../../kernel/pagination.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { keysetPage } from '../../../platform/api/pagination.ts';
 import { Event } from './event.ts';
 import { pageType } from './page.ts';
 

@@ -1,12 +1,12 @@
 // What an event is made of: stages, groups and rounds, page by page or one by one. Read through an
 // event the caller may already see (v2: an installation; v1: the organisation's API key).
-import { foundOr } from '../../kernel/errors.ts';
+import { foundOr } from '../../../platform/api/errors.ts';
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { groupView, roundView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { keysetPage } from '../../kernel/pagination.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { keysetPage } from '../../../platform/api/pagination.ts';
 import { Event, Stage } from './event.ts';
 import { pageType } from './page.ts';
 

@@ -3,15 +3,15 @@
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key.
 import type { ArgumentRef } from '@pothos/core';
-import { replayedField, type SubgraphSchemaTypes } from '../../kernel/builder.ts';
+import { replayedField, type SubgraphSchemaTypes } from '../../../platform/graphql/builder.ts';
 import { builder } from '../builder.ts';
-import type { WriteResult } from '../event-write.ts';
+import type { WriteResult } from '../events/event-write.ts';
 import { writeResultView } from '../views.ts';
 import { contractOf, pathParamsOf, WRITES, type WriteOperation } from '../write-contracts.ts';
-import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
-import { replaceBroadcast, reportMatch, updatePlayday } from '../live-writes.ts';
-import { acceptInvitation, createEvent, createParticipant, declineInvitation, updateEvent } from '../organiser-writes.ts';
-import { seedStage, startStage } from '../stage-start.ts';
+import { inputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
+import { replaceBroadcast, reportMatch, updatePlayday } from '../matches/live-writes.ts';
+import { acceptInvitation, createEvent, createParticipant, declineInvitation, updateEvent } from '../events/organiser-writes.ts';
+import { seedStage, startStage } from '../stages/start.ts';
 import {
   changeLineup,
   createInvitation,
@@ -22,7 +22,7 @@ import {
   replacePlaydayStaff,
   updateParticipant,
   updateVetoSettings,
-} from '../writes.ts';
+} from '../events/writes.ts';
 
 const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
   description: writeResultView.description,

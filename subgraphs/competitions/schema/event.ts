@@ -1,17 +1,17 @@
 // Event and its stages; one event, and an organisation's events page by page with an ETag.
-import type { Event as EventRow, Stage as StageRow } from '../../kernel/db/generated/client.ts';
+import type { Event as EventRow, Stage as StageRow } from '../../../platform/db/generated/client.ts';
 import { builder } from '../builder.ts';
 import { EventStateEnum, EventVisibilityEnum } from './enums.ts';
 import { eventDetailView, eventView, stageView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
 import type { ArgBuilder } from '@pothos/core';
-import type { SubgraphSchemaTypes } from '../../kernel/builder.ts';
+import type { SubgraphSchemaTypes } from '../../../platform/graphql/builder.ts';
 import { readableEvent } from '../access.ts';
-import { listOrganisationEvents } from '../organisation-events.ts';
+import { listOrganisationEvents } from '../events/organisation-events.ts';
 import { Organisation } from './organisation.ts';
-import { stageSettingsView, type StageSeeding } from '../stage-settings.ts';
+import { stageSettingsView, type StageSeeding } from '../stages/settings.ts';
 import { resolvedSettingsSchema, stageSeedingSchema, type ResolvedStageSettings } from '../tournament/index.ts';
-import { outputTypes, viewFields } from '../../kernel/zod-graphql.ts';
+import { outputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { conditionalPageType } from './page.ts';
 
 // Generated from the read schemas the REST routes answer with (tournament/views.ts).

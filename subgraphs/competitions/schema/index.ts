@@ -1,7 +1,7 @@
 // The competitions subgraph: organisations, users, teams and events, and everything they hold. One
 // module per entity, each with its type and its root fields.
 import { builder } from '../builder.ts';
-import { toSubgraphSchema } from '../../kernel/demand-control.ts';
+import { toSubgraphSchema } from '../../../platform/graphql/demand-control.ts';
 import './organisation.ts';
 import './user.ts';
 import './team.ts';

@@ -1,13 +1,13 @@
 // Matches of an event as overlays need them: both opponents (team, logo, score, result, forfeit),
 // the maps played, timing, best-of and stream links.
-import { foundOr } from '../../kernel/errors.ts';
+import { foundOr } from '../../../platform/api/errors.ts';
 import { builder } from '../builder.ts';
 import { MatchStatusEnum } from './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { ffaOpponentView, matchMapView, matchOpponentView, matchView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches.ts';
-import type { MatchSourceView } from '../match-statements.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { eventMatch, matchPage, stageMatchPage, type MatchRow } from '../matches/reads.ts';
+import type { MatchSourceView } from '../matches/statements.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
 

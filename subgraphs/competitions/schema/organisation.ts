@@ -1,6 +1,6 @@
 // Organisation: an organisation that runs events.
 import { builder } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { organisationView } from '../views.ts';
 import { readableOrganisation } from '../access.ts';
 

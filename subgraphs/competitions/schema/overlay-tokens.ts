@@ -1,10 +1,10 @@
 // An organisation's overlay tokens (one event's v1 reads and gateway subscriptions, for a browser
 // source), managed by the users who manage its broadcast: the token is answered only when issued.
-import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { issuedOverlayTokenView, overlayTokenView } from '../views.ts';
 import { builder } from '../builder.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { createOverlayToken, listOverlayTokens, revokeOverlayToken, type IssuedOverlayToken, type OverlayTokenView } from '../overlay-tokens.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { createOverlayToken, listOverlayTokens, revokeOverlayToken, type IssuedOverlayToken, type OverlayTokenView } from '../keys/overlay-tokens.ts';
 import { overlayTokenCreateInput } from '../inputs.ts';
 import { Organisation } from './organisation.ts';
 import { pageType } from './page.ts';

@@ -1,10 +1,10 @@
 // The pages every list of this subgraph answers: their metadata, and a conditional page (ETag,
 // notModified) of any item type.
 import type { ObjectRef } from '@pothos/core';
-import type { SubgraphSchemaTypes } from '../../kernel/builder.ts';
+import type { SubgraphSchemaTypes } from '../../../platform/graphql/builder.ts';
 import { builder } from '../builder.ts';
-import type { ConditionalPage } from '../../kernel/conditional-reads.ts';
-import { pageTypeFactory } from '../../kernel/page-type.ts';
+import type { ConditionalPage } from '../../../platform/api/conditional-reads.ts';
+import { pageTypeFactory } from '../../../platform/graphql/page-type.ts';
 
 export const PageMeta = builder.objectRef<{ nextCursor: string | null; hasMore: boolean }>('PageMeta').implement({
   fields: (t) => ({

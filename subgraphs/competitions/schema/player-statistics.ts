@@ -1,8 +1,8 @@
 // PlayerStatistics: a player's totals and rates over an event, a stage or a group.
 import { builder } from '../builder.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import { eventPlayerStatistics, type PlayerStatistics } from '../player-statistics.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import { eventPlayerStatistics, type PlayerStatistics } from '../matches/player-statistics.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { playerStatisticsView } from '../views.ts';
 import { conditionalPageType } from './page.ts';
 

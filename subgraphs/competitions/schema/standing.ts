@@ -1,13 +1,13 @@
 // Standings of an event's stages and groups, as stored by the writes that move them
 // (stage-standings.ts): rank, record, points (adjustments included), scores, tiebreakers, qualified.
-import type { Standing as StandingRow } from '../../kernel/db/generated/client.ts';
-import type { SubgraphContext } from '../../kernel/context.ts';
+import type { Standing as StandingRow } from '../../../platform/db/generated/client.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { builder } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { standingView } from '../views.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
-import type { StandingReadRow } from '../stage-statements.ts';
-import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../standings.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
+import type { StandingReadRow } from '../stages/statements.ts';
+import { eventStandingPage, stageStandingPage, tiebreakerObject } from '../stages/standings-reads.ts';
 import { Event } from './event.ts';
 import { conditionalPageType, pageType } from './page.ts';
 

@@ -1,5 +1,5 @@
 // Team: a team and its public roster.
-import { notFound } from '../../kernel/errors.ts';
+import { notFound } from '../../../platform/api/errors.ts';
 import { builder } from '../builder.ts';
 import { User } from './user.ts';
 

@@ -1,6 +1,6 @@
 // User: public profile fields of a user the application is installed on.
 import { builder } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { userView } from '../views.ts';
 import { readableUser } from '../access.ts';
 

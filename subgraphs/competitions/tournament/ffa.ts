@@ -2,7 +2,7 @@
 // 1..M go to matches 1..M, seeds M+1..2M to matches M..1, and so on, so every match gets a fair share
 // of strong and weak seeds and sizes differ by at most one. A match left with a single participant
 // (two per match and an odd count) is a free win.
-import { ApiError, type ErrorDetail } from '../../kernel/errors.ts';
+import { ApiError, type ErrorDetail } from '../../../platform/api/errors.ts';
 import { FFA_ROUND_NAME } from './round-names.ts';
 import type { GeneratedFfaMatch, GeneratedRound } from './types.ts';
 

@@ -1,7 +1,7 @@
 // The entry point: a stage's rounds and matches from its format, resolved settings and seeded
 // participants. Pure: no clock, no randomness (a random seeding is drawn before, see seeding.ts),
 // no storage; the caller stores the result and maps the local keys to ids.
-import { ApiError } from '../../kernel/errors.ts';
+import { ApiError } from '../../../platform/api/errors.ts';
 import { doubleElimination } from './double-elimination.ts';
 import { ffa } from './ffa.ts';
 import { roundRobin } from './round-robin.ts';

@@ -1,7 +1,7 @@
 // Who goes where once a bracket match has a result, and what a corrected result undoes. Pure: the
 // caller reads the matches downstream of the reported one, calls progress() and writes back the
 // matches it answers. docs/tournaments.md ("Reporting results") states the rules.
-import { ApiError } from '../../kernel/errors.ts';
+import { ApiError } from '../../../platform/api/errors.ts';
 import type { Slot } from './types.ts';
 
 export interface BracketLink {

@@ -1,7 +1,7 @@
 // Seeding: the order in which participants enter a stage (seed 1 first). A random seeding is a
 // shuffle driven by a recorded integer, so the same draw can be replayed and audited.
 import { randomInt } from 'node:crypto';
-import { ApiError } from '../../kernel/errors.ts';
+import { ApiError } from '../../../platform/api/errors.ts';
 import type { SeedingMethod } from './settings.ts';
 
 /** mulberry32: a tiny 32-bit PRNG; the same seed always yields the same sequence in [0, 1). */

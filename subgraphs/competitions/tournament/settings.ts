@@ -1,10 +1,10 @@
 // Stage settings: what an organiser may set per format, validated strictly (a setting that does not
 // apply to the format is refused rather than silently ignored, so a typo'd plan never runs), and the
 // defaults that fill what was left out (docs/tournaments.md lists them).
-import { SEEDING_METHODS, TIEBREAKERS } from '../../kernel/competition-vocabulary.ts';
+import { SEEDING_METHODS, TIEBREAKERS } from '../../../platform/domain/competition-vocabulary.ts';
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from '../../kernel/errors.ts';
-import { graphql } from '../../kernel/zod-graphql.ts';
+import { ApiError, type ErrorDetail } from '../../../platform/api/errors.ts';
+import { graphql } from '../../../platform/graphql/zod-graphql.ts';
 import type { StageFormat } from './types.ts';
 
 export { SEEDING_METHODS };

@@ -1,7 +1,7 @@
 // Swiss: round 1 is drawn by seed at generation (top half against bottom half); each later round is
 // paired from the standings by swissNextRound (pairSwissRound), which the caller runs once the
 // previous round is over.
-import { ApiError } from '../../kernel/errors.ts';
+import { ApiError } from '../../../platform/api/errors.ts';
 import { newDuel, newRound } from './duels.ts';
 import { swissRoundName } from './round-names.ts';
 import type { GeneratedDuel, GeneratedRound } from './types.ts';

@@ -1,6 +1,6 @@
 // The shapes the generation engine answers with. Keys are local to one generated stage: the caller
 // maps them to row ids when it stores the stage, so links between matches survive that mapping.
-import { BRACKET_ORDER, STAGE_FORMATS } from '../../kernel/competition-vocabulary.ts';
+import { BRACKET_ORDER, STAGE_FORMATS } from '../../../platform/domain/competition-vocabulary.ts';
 
 export { STAGE_FORMATS };
 export type StageFormat = (typeof STAGE_FORMATS)[number];

@@ -1,8 +1,8 @@
 // A stage's settings and seeding as read (v2, v1 and GraphQL alike), derived from the settings an
 // organiser sends (settingSchemas), so that each setting is declared once: the REST response schemas
-// and OpenAPI take these, and the GraphQL types are generated from them (kernel/zod-graphql.ts).
+// and OpenAPI take these, and the GraphQL types are generated from them (platform/graphql/zod-graphql.ts).
 import { z } from 'zod';
-import { graphql } from '../../kernel/zod-graphql.ts';
+import { graphql } from '../../../platform/graphql/zod-graphql.ts';
 import { SETTING_FORMATS, settingSchemas, type SettingName } from './settings.ts';
 import { STAGE_FORMATS } from './types.ts';
 

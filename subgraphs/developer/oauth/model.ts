@@ -13,14 +13,14 @@
 //   rotation) gets a fresh pair of its own, later it revokes the grant.
 import type { AuthorizationCode, Client, Falsey, RefreshToken, Token, User } from '@node-oauth/oauth2-server';
 import { InvalidGrantError, InvalidScopeError } from '@node-oauth/oauth2-server';
-import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../kernel/crypto.ts';
-import { WIRE } from '../../kernel/db/wire-models.ts';
-import type { RowOf } from '../../kernel/db/wire-rows.ts';
-import { KNOWN_SCOPES } from '../../kernel/scopes.ts';
-import { setting } from '../../kernel/config.ts';
-import { NOW } from '../../kernel/db/sql-fragments.ts';
-import type { Database } from '../../kernel/db/database.ts';
-import type { SubgraphContext } from '../../kernel/context.ts';
+import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../../platform/api/crypto.ts';
+import { WIRE } from '../../../platform/db/wire-models.ts';
+import type { RowOf } from '../../../platform/db/wire-rows.ts';
+import { KNOWN_SCOPES } from '../../../platform/domain/scopes.ts';
+import { setting } from '../../../platform/process/config.ts';
+import { NOW } from '../../../platform/db/sql-fragments.ts';
+import type { Database } from '../../../platform/db/database.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
 
 /** What the authorisation server needs of the database: Prisma, driver statements, transactions. */
 export type OAuthStore = Pick<Database, 'prisma' | 'sql' | 'transaction'>;
@@ -305,7 +305,7 @@ export function oauthModel(database: OAuthStore, authenticated?: OAuthClient) {
       return true;
     },
 
-    // Bearer tokens are verified by the platform's own authority (subgraphs/kernel/authority.ts).
+    // Bearer tokens are verified by the platform's own authority (platform/domain/authority.ts).
     async getAccessToken(): Promise<Token | Falsey> {
       return null;
     },

@@ -1,9 +1,9 @@
 // Revocation (RFC 7009) and introspection (RFC 7662) for authenticated clients. A client sees and
 // revokes only tokens issued to it: another client's token, an unknown one and a malformed one all
 // look alike (revoked: nothing happens, 200; introspected: {"active": false}).
-import { iso, NOW } from '../../kernel/db/sql-fragments.ts';
-import { sha256 } from '../../kernel/crypto.ts';
-import { oauthError } from '../../kernel/errors.ts';
+import { iso, NOW } from '../../../platform/db/sql-fragments.ts';
+import { sha256 } from '../../../platform/api/crypto.ts';
+import { oauthError } from '../../../platform/api/errors.ts';
 import { authenticateClient, revokeGrant, type OAuthStore } from './model.ts';
 
 export interface ClientTokenRequest {

@@ -1,8 +1,8 @@
 // Users signed in to the authorisation pages: a password checked against its scrypt hash (an unknown
 // user against a stand-in, in the same time), then a random session token of which only the hash is
 // kept. The session only lets its user answer consent pages; it is no API credential.
-import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../kernel/crypto.ts';
-import { NOW } from '../../kernel/db/sql-fragments.ts';
+import { newId, randomSecret, sha256, verifySecretOrStandIn } from '../../../platform/api/crypto.ts';
+import { NOW } from '../../../platform/db/sql-fragments.ts';
 import type { OAuthStore } from './model.ts';
 
 export const SESSION_TTL_SECONDS = 12 * 3600;

@@ -2,7 +2,7 @@
 // refresh_token with rotation, client_credentials. @node-oauth/oauth2-server runs the grants on the
 // model of model.ts; this module hands it the request and turns its answer or error into ours.
 import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server';
-import { oauthError } from '../../kernel/errors.ts';
+import { oauthError } from '../../../platform/api/errors.ts';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTHORIZATION_CODE_TTL_SECONDS,

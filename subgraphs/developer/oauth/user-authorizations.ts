@@ -1,10 +1,10 @@
 // The applications a user has authorised (GitHub's "Authorized OAuth Apps"): listed and revoked by
 // the user, through a token that acts for that user. An application is authorised while the user's
 // grant to it stands or while it holds a live token acting for the user.
-import type { SubgraphContext } from '../../kernel/context.ts';
-import { iso, NOW } from '../../kernel/db/sql-fragments.ts';
-import { forbidden, notFound } from '../../kernel/errors.ts';
-import { decodeCursor, pageLimit, pageOf, type Page } from '../../kernel/pagination.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
+import { iso, NOW } from '../../../platform/db/sql-fragments.ts';
+import { forbidden, notFound } from '../../../platform/api/errors.ts';
+import { decodeCursor, pageLimit, pageOf, type Page } from '../../../platform/api/pagination.ts';
 import { revokeUserGrants, storeOf } from './model.ts';
 
 export interface UserAuthorization {

@@ -1,6 +1,6 @@
 // Request bodies of the owner-transfer routes, defined once (REST validation, OpenAPI, GraphQL inputs).
 import { z } from 'zod';
-import { graphql } from '../../kernel/zod-graphql.ts';
+import { graphql } from '../../../platform/graphql/zod-graphql.ts';
 import { OWNER_TYPES } from '../vocabulary.ts';
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'expired'] as const;

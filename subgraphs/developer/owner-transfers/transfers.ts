@@ -4,22 +4,22 @@
 // transition is an idempotent POST (Idempotency-Key) guarded in its transaction, so that of any
 // number of concurrent accepts exactly one moves the application, and each writes a change
 // (application.owner_transfer.*) for webhooks.
-import type { SubgraphContext } from '../../kernel/context.ts';
-import type { OwnerTransfer } from '../../kernel/db/generated/client.ts';
-import type { SqlStatement } from '../../kernel/db/database.ts';
-import type { Authority } from '../../kernel/authority.ts';
-import { appendChanges } from '../../kernel/change-log.ts';
-import { failWith } from '../../kernel/db/guards.ts';
-import { NOW } from '../../kernel/db/sql-fragments.ts';
-import { newId } from '../../kernel/crypto.ts';
-import { ApiError, forbidden, notFound } from '../../kernel/errors.ts';
-import { findReplay, idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../kernel/idempotency.ts';
-import { keysetPage, type Page } from '../../kernel/pagination.ts';
-import { validate } from '../../kernel/validation.ts';
-import { managesOwner, type OwnerRef } from '../../kernel/application-access.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
+import type { OwnerTransfer } from '../../../platform/db/generated/client.ts';
+import type { SqlStatement } from '../../../platform/db/database.ts';
+import type { Authority } from '../../../platform/domain/authority.ts';
+import { appendChanges } from '../../../platform/domain/change-log.ts';
+import { failWith } from '../../../platform/db/guards.ts';
+import { NOW } from '../../../platform/db/sql-fragments.ts';
+import { newId } from '../../../platform/api/crypto.ts';
+import { ApiError, forbidden, notFound } from '../../../platform/api/errors.ts';
+import { findReplay, idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../../platform/domain/idempotency.ts';
+import { keysetPage, type Page } from '../../../platform/api/pagination.ts';
+import { validate } from '../../../platform/api/validation.ts';
+import { managesOwner, type OwnerRef } from '../../../platform/domain/application-access.ts';
 import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
-import type { ChangeType } from '../../kernel/change-catalogue.ts';
+import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 

@@ -1,7 +1,7 @@
 // An owner transfer as read: the REST responses and OpenAPI take this schema, and the GraphQL
-// OwnerTransfer takes its fields from it (kernel/zod-graphql.ts viewFields).
+// OwnerTransfer takes its fields from it (platform/graphql/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, dateTimeString } from '../../kernel/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../../../platform/graphql/zod-graphql.ts';
 import { ownerView } from '../views.ts';
 import { TRANSFER_STATUSES } from './inputs.ts';
 

@@ -1,10 +1,10 @@
 // Application: an OAuth client, its owner and its installations; the calling application itself.
-import { notFound } from '../../kernel/errors.ts';
+import { notFound } from '../../../platform/api/errors.ts';
 import { builder, refs } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { ownerView } from '../views.ts';
 import { InstallationStatusEnum } from './enums.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
 import { applicationInstallations } from '../installations.ts';
 import { InstallationPage, TargetType } from './installation.ts';
 

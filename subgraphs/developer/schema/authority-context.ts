@@ -1,6 +1,6 @@
 // AuthorityContext: what the calling access token may do, and for whom it acts.
 import { builder, refs } from '../builder.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { authorityContextView } from '../views.ts';
 import { authorityContext, type AuthorityContextResult } from '../authority-context.ts';
 import { Application, Owner } from './application.ts';

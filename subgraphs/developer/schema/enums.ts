@@ -1,7 +1,7 @@
 // The developer subgraph's enums for output fields and arguments, declared once from the
 // vocabularies its REST routes and inputs use. Values are lower-case names, as in REST.
 import { builder } from '../builder.ts';
-import { enumType } from '../../kernel/zod-graphql.ts';
+import { enumType } from '../../../platform/graphql/zod-graphql.ts';
 import { INSTALLATION_STATUSES, OWNER_TYPES } from '../vocabulary.ts';
 import { ENDPOINT_STATUSES } from '../webhooks/inputs.ts';
 import { TRANSFER_STATUSES } from '../owner-transfers/inputs.ts';

@@ -1,7 +1,7 @@
 // The developer subgraph: applications, installations, tokens and the authority they carry. One
 // module per entity.
 import { builder } from '../builder.ts';
-import { toSubgraphSchema } from '../../kernel/demand-control.ts';
+import { toSubgraphSchema } from '../../../platform/graphql/demand-control.ts';
 import './installation.ts';
 import './application.ts';
 import './authority-context.ts';

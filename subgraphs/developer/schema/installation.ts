@@ -1,9 +1,9 @@
 // Installation: an application installed on a user, team, organisation or event.
-import type { InstallationRow } from '../../kernel/authority.ts';
-import { TARGET_TYPES } from '../../kernel/scopes.ts';
+import type { InstallationRow } from '../../../platform/domain/authority.ts';
+import { TARGET_TYPES } from '../../../platform/domain/scopes.ts';
 import { builder, refs } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { installationView } from '../views.ts';
 import { pageType } from './page.ts';
 

@@ -1,9 +1,9 @@
 // Owner transfers: the queries and mutations the REST routes run. Rules live in ../owner-transfers/.
-import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { builder } from '../builder.ts';
-import { replayedField } from '../../kernel/builder.ts';
+import { replayedField } from '../../../platform/graphql/builder.ts';
 import { OwnerTransferStatusEnum } from './enums.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
 import { createTransferInput } from '../owner-transfers/inputs.ts';
 import { ownerTransferView } from '../owner-transfers/views.ts';
 import { createTransfer, getTransfer, listTransfers, transition, type TransferView } from '../owner-transfers/transfers.ts';

@@ -1,13 +1,13 @@
 // OAuth: the GraphQL faces of POST /oauth/token, /oauth/revoke and /oauth/introspect, and the
 // applications a user has authorised.
 import { builder } from '../builder.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
 import { issueToken, type IssuedToken } from '../oauth/tokens.ts';
 import { introspectToken, revokeToken, type Introspection } from '../oauth/revocation.ts';
 import { storeOf } from '../oauth/model.ts';
 import { listUserAuthorizations, revokeUserAuthorization, type UserAuthorization } from '../oauth/user-authorizations.ts';
 import { pageType } from './page.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { userAuthorizationView } from '../views.ts';
 
 const IssuedTokenRef = builder.objectRef<IssuedToken>('IssuedAccessToken').implement({

@@ -1,10 +1,10 @@
 // Webhooks: endpoints, deliveries and their attempts under Application, the event-type catalogue,
 // and the mutations the REST routes run. Rules live in ../webhooks/.
-import { inputTypes, viewFields } from '../../kernel/zod-graphql.ts';
+import { inputTypes, viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { builder } from '../builder.ts';
-import { replayedField } from '../../kernel/builder.ts';
+import { replayedField } from '../../../platform/graphql/builder.ts';
 import './enums.ts';
-import { PAGED_BY_LIMIT } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT } from '../../../platform/graphql/demand-control.ts';
 import { listAttempts, listDeliveries, getDelivery, redeliver, type AttemptView, type DeliveryView } from '../webhooks/delivery-log.ts';
 import {
   createEndpoint,
@@ -17,7 +17,7 @@ import {
   updateEndpoint,
   type EndpointView,
 } from '../webhooks/endpoints.ts';
-import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../kernel/change-catalogue.ts';
+import { payloadSchema, CHANGE_TYPES, type ChangeTypeSpec } from '../../../platform/domain/change-catalogue.ts';
 import { createEndpointInput, recoverInput, updateEndpointInput } from '../webhooks/inputs.ts';
 import { webhookAttemptView, webhookDeliveryView, webhookEndpointView, webhookEndpointWithSecretView, webhookEventTypeView, webhookEndpointDeletedView, webhookRecoverResultView } from '../webhooks/views.ts';
 import { Application } from './application.ts';

@@ -9,8 +9,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ApiError } from '../../kernel/errors.ts';
-import { setting } from '../../kernel/config.ts';
+import { ApiError } from '../../../platform/api/errors.ts';
+import { setting } from '../../../platform/process/config.ts';
 
 export const allowLocal = () => setting('WEBHOOKS_ALLOW_LOCAL');
 

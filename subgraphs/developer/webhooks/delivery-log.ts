@@ -1,18 +1,18 @@
 // The delivery log of an application: deliveries newest first (filters endpointId, status,
 // eventType), one delivery, its attempts, and redelivery of a terminal one (a new delivery with the
 // same payload and redeliveryOf set; the original stays as it was).
-import type { SubgraphContext } from '../../kernel/context.ts';
-import type { WebhookAttempt, WebhookDelivery } from '../../kernel/db/generated/client.ts';
-import { failWith } from '../../kernel/db/guards.ts';
-import { NOW } from '../../kernel/db/sql-fragments.ts';
-import { ApiError, notFound, validationFailed } from '../../kernel/errors.ts';
-import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../kernel/idempotency.ts';
-import { newId } from '../../kernel/crypto.ts';
-import { keysetPage, type Page } from '../../kernel/pagination.ts';
-import { managedApplication } from '../../kernel/application-access.ts';
-import { CHANGE_TYPE_NAMES } from '../../kernel/change-catalogue.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
+import type { WebhookAttempt, WebhookDelivery } from '../../../platform/db/generated/client.ts';
+import { failWith } from '../../../platform/db/guards.ts';
+import { NOW } from '../../../platform/db/sql-fragments.ts';
+import { ApiError, notFound, validationFailed } from '../../../platform/api/errors.ts';
+import { idempotentTransaction, replayInstead, requestHash, validateKey } from '../../../platform/domain/idempotency.ts';
+import { newId } from '../../../platform/api/crypto.ts';
+import { keysetPage, type Page } from '../../../platform/api/pagination.ts';
+import { managedApplication } from '../../../platform/domain/application-access.ts';
+import { CHANGE_TYPE_NAMES } from '../../../platform/domain/change-catalogue.ts';
 import { DELIVERY_STATUSES } from './inputs.ts';
-import type { SqlStatement } from '../../kernel/db/database.ts';
+import type { SqlStatement } from '../../../platform/db/database.ts';
 
 /** The channel that wakes the webhook workers (subgraphs/workers) when deliveries are due. */
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';

@@ -3,22 +3,22 @@
 // send a test delivery, and re-queue failed deliveries. Secrets are answered only at creation and
 // rotation.
 import { randomBytes } from 'node:crypto';
-import type { SubgraphContext } from '../../kernel/context.ts';
-import type { WebhookEndpoint } from '../../kernel/db/generated/client.ts';
-import { failWith } from '../../kernel/db/guards.ts';
-import { NOW } from '../../kernel/db/sql-fragments.ts';
-import { ApiError, notFound } from '../../kernel/errors.ts';
-import { idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../kernel/idempotency.ts';
-import { newId } from '../../kernel/crypto.ts';
-import { keysetPage, type Page } from '../../kernel/pagination.ts';
-import { expectedRevision, revisionMismatch } from '../../kernel/preconditions.ts';
-import { validate } from '../../kernel/validation.ts';
-import { managedApplication } from '../../kernel/application-access.ts';
+import type { SubgraphContext } from '../../../platform/domain/context.ts';
+import type { WebhookEndpoint } from '../../../platform/db/generated/client.ts';
+import { failWith } from '../../../platform/db/guards.ts';
+import { NOW } from '../../../platform/db/sql-fragments.ts';
+import { ApiError, notFound } from '../../../platform/api/errors.ts';
+import { idempotentTransaction, replayInstead, requestHash, validateKey, type IdempotencyScope } from '../../../platform/domain/idempotency.ts';
+import { newId } from '../../../platform/api/crypto.ts';
+import { keysetPage, type Page } from '../../../platform/api/pagination.ts';
+import { expectedRevision, revisionMismatch } from '../../../platform/api/preconditions.ts';
+import { validate } from '../../../platform/api/validation.ts';
+import { managedApplication } from '../../../platform/domain/application-access.ts';
 import { checkEndpointUrl } from './addresses.ts';
 import type { DeliveryView } from './delivery-log.ts';
 import { NOTIFY_DELIVERIES } from './delivery-log.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
-import type { ChangeType } from '../../kernel/change-catalogue.ts';
+import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 

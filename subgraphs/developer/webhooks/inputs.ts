@@ -1,9 +1,9 @@
 // Request bodies of the webhook routes, defined once: the REST facade validates with them, OpenAPI
 // documents them, the GraphQL inputs are generated from them and the subgraph validates with them.
 import { z } from 'zod';
-import { isoTimestamp } from '../../kernel/validation.ts';
-import { graphql } from '../../kernel/zod-graphql.ts';
-import { CHANGE_TYPE_NAMES } from '../../kernel/change-catalogue.ts';
+import { isoTimestamp } from '../../../platform/api/validation.ts';
+import { graphql } from '../../../platform/graphql/zod-graphql.ts';
+import { CHANGE_TYPE_NAMES } from '../../../platform/domain/change-catalogue.ts';
 
 export const MAX_ENDPOINTS_PER_APPLICATION = 25;
 export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;

@@ -1,7 +1,7 @@
 // Webhook endpoints, deliveries, attempts and event types as read: the REST responses and OpenAPI take these
-// schemas, and the GraphQL object types take their fields from them (kernel/zod-graphql.ts viewFields).
+// schemas, and the GraphQL object types take their fields from them (platform/graphql/zod-graphql.ts viewFields).
 import { z } from 'zod';
-import { graphql, idString, dateTimeString } from '../../kernel/zod-graphql.ts';
+import { graphql, idString, dateTimeString } from '../../../platform/graphql/zod-graphql.ts';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from './inputs.ts';
 
 export const webhookEndpointView = z

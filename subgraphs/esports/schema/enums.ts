@@ -1,7 +1,7 @@
 // The esports subgraph's enums for output fields, declared once from the vocabularies its import
 // validates with and its REST routes name. Values are lower-case names, as in REST.
 import { builder } from '../builder.ts';
-import { enumType } from '../../kernel/zod-graphql.ts';
+import { enumType } from '../../../platform/graphql/zod-graphql.ts';
 import { ESPORTS_MATCH_STATUSES, ESPORTS_STAGE_STATUSES, METRICS } from '../vocabulary.ts';
 
 export const EsportsStageStatusEnum = enumType(builder, 'EsportsStageStatus', ESPORTS_STAGE_STATUSES, 'A published stage\'s status.');

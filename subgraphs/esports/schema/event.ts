@@ -1,9 +1,9 @@
 // Published esports events with their stages, groups and map statistics (metered reads).
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsStageView } from '../views.ts';
-import { PAGED_BY_LIMIT, METERED_CALL } from '../../kernel/demand-control.ts';
+import { PAGED_BY_LIMIT, METERED_CALL } from '../../../platform/graphql/demand-control.ts';
 import {
   esportsEvents,
   esportsGroup,

@@ -1,7 +1,7 @@
 // Publishing esports data: the import mutation of data providers.
-import { requireScope } from '../../kernel/authority.ts';
+import { requireScope } from '../../../platform/domain/authority.ts';
 import { builder } from '../builder.ts';
-import { importEsportsData, type ImportResult } from '../import.ts';
+import { importEsportsData, type ImportResult } from '../import/import.ts';
 
 const ImportResultRef = builder.objectRef<ImportResult>('EsportsImportResult').implement({
   fields: (t) => ({

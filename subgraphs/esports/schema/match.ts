@@ -1,9 +1,9 @@
 // Published esports matches and their statistics (metered reads).
 import { builder } from '../builder.ts';
 import './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { esportsMatchStatisticsView, esportsMatchView, esportsTeamView } from '../views.ts';
-import { METERED_CALL } from '../../kernel/demand-control.ts';
+import { METERED_CALL } from '../../../platform/graphql/demand-control.ts';
 import { esportsMatch, esportsMatchStatistics, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
 import { METERED } from './page.ts';
 

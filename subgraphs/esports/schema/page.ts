@@ -1,5 +1,5 @@
 // Pages of esports lists, and what every metered field says about itself.
-import { pageTypeFactory } from '../../kernel/page-type.ts';
+import { pageTypeFactory } from '../../../platform/graphql/page-type.ts';
 import { builder } from '../builder.ts';
 
 export const METERED = 'Metered: one esports_calls unit when it succeeds. Send svc-installation-id.';

@@ -1,8 +1,8 @@
 // Application.usage: the metered usage an application reads about itself.
 import { builder } from '../builder.ts';
-import { usageOf, type UsageDay, type UsageReport } from '../usage.ts';
+import { usageOf, type UsageDay, type UsageReport } from '../metering/usage.ts';
 import { UsageMetricEnum } from './enums.ts';
-import { viewFields } from '../../kernel/zod-graphql.ts';
+import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { usageDayView, usageReportView } from '../views.ts';
 
 const fieldsOf = viewFields(builder);

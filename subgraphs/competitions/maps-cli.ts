@@ -1,9 +1,0 @@
-// npm run maps:import -- <file.json>: the platform operator's update of maps reference data
-// ({"maps": [{"id", "name", "imageUrl"}]}) into DATABASE_URL (or the embedded PGlite).
-import { runFileCommand } from '../kernel/file-command.ts';
-import { updateMaps } from './maps-update.ts';
-
-await runFileCommand('maps:import', 'applied', async (db, data, file) => {
-  const result = await updateMaps(db, data, `file:${file}`);
-  return `Updated maps in ${db.describe}: ${result.created.length} created, ${result.updated.length} updated, ${result.unchanged} unchanged.`;
-});
