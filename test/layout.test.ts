@@ -156,6 +156,17 @@ describe('the layout', () => {
     expect(circles(graph)).toEqual([]);
   });
 
+  it("has no circle of a capability's concept folders: one concept builds on another, never both ways", async () => {
+    const conceptOf = (file: string) => (kindOf(file) === 'capability' && file.split('/').length > 3 ? file.split('/').slice(0, 3).join('/') : file);
+    const graph = new Map<string, string[]>();
+    for (const source of await sources(['subgraphs'])) {
+      const from = conceptOf(source.file);
+      const targets = importsOf(source).map(conceptOf).filter((target) => target !== from);
+      graph.set(from, [...(graph.get(from) ?? []), ...targets]);
+    }
+    expect(circles(graph)).toEqual([]);
+  });
+
   it("docs/architecture.md's map names every folder of the platform, the subgraphs and the edge, and no folder that is not there", async () => {
     const doc = await readFile(fromRoot('docs/architecture.md'), 'utf8');
     const map = doc.slice(doc.indexOf('## The map'), doc.indexOf('\n## ', doc.indexOf('## The map') + 1));

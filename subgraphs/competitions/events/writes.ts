@@ -1,27 +1,22 @@
-// The nine competition writes of the interface (live-writes.ts has the three overlays follow): what each reads and checks (its plan, through Prisma's model API)
+// Seven of the nine competition writes of the interface (stages/writes.ts has the other two, matches/live-writes.ts the three overlays follow): what each reads and checks (its plan, through Prisma's model API)
 // and the statements it has runEventWrite apply in the event's transaction (statements.ts).
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { newId } from '../../../platform/api/crypto.ts';
 import { notFound, validationFailed } from '../../../platform/api/errors.ts';
-import type { Db, SqlStatement } from '../../../platform/db/database.ts';
+import type { Db } from '../../../platform/db/database.ts';
 import { validate } from '../../../platform/api/validation.ts';
-import { runEventWrite, type Change, type EventState, type WriteResult } from './event-write.ts';
+import { runEventWrite, type EventState, type WriteResult } from './event-write.ts';
 import { assertOpen, CLOSED_STATES, conflict, sameJson, unchanged, type Preconditions } from './write-rules.ts';
-import { ADD_STANDING_POINTS_SQL, INSERT_GROUPS_SQL, INSERT_STAGE_SQL, INSERT_STANDING_ADJUSTMENT_SQL } from '../stages/statements.ts';
-import { DELETE_PARTICIPANT_SQL, INSERT_INVITATION_SQL, LINEUP_SQL, PUBLISH_EVENT_SQL, REPLACE_MAP_POOL_SQL, REPLACE_PLAYDAY_STAFF_SQL, REPLACE_VETO_CONFIGURATIONS_SQL, SET_FIRST_STAGE_SQL, UPDATE_PARTICIPANT_SQL } from './statements.ts';
+import { DELETE_PARTICIPANT_SQL, INSERT_INVITATION_SQL, LINEUP_SQL, PUBLISH_EVENT_SQL, REPLACE_MAP_POOL_SQL, REPLACE_PLAYDAY_STAFF_SQL, REPLACE_VETO_CONFIGURATIONS_SQL, UPDATE_PARTICIPANT_SQL } from './statements.ts';
 import {
   invitationInput,
   lineupInput,
   participantChangeInput,
   publishInput,
   staffInput,
-  stageInput,
-  standingAdjustmentInput,
   vetoInput,
 } from '../inputs.ts';
 import { normaliseVeto } from './veto.ts';
-import { hasComputedStandings, recomputedStandings } from '../stages/standings.ts';
-import { parseStageSettings } from '../tournament/index.ts';
 
 // ── publish ──────────────────────────────────────────────────────────────────
 export const PUBLISHABLE_STATES = ['draft'];
@@ -92,34 +87,6 @@ export function updateVetoSettings(ctx: SubgraphContext, eventId: string, body: 
   });
 }
 
-// ── stages ───────────────────────────────────────────────────────────────────
-export function createStage(ctx: SubgraphContext, eventId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
-  const input = validate(stageInput, body);
-  const settings = parseStageSettings(input.format, input.settings);
-  return runEventWrite(ctx, {
-    operation: 'createStage',
-    eventId,
-    ...pre,
-    request: input,
-    async plan(_db, event) {
-      assertOpen(event);
-      const stageId = newId('stg');
-      const groups = (input.groups ?? []).map((group) => ({ id: newId('grp'), name: group.name }));
-      const timestamp = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
-      return {
-        resourceId: stageId,
-        changed: true,
-        changes: [{ type: 'stage.created', resourceType: 'stage', resourceId: stageId, payload: { stageId, name: input.name, format: input.format, bestOf: input.bestOf, groupIds: groups.map((g) => g.id), settings } }],
-        statements: [
-          { text: INSERT_STAGE_SQL, values: [stageId, eventId, input.name, input.format, input.bestOf, timestamp(input.startsAt), timestamp(input.endsAt), JSON.stringify(settings)] },
-          ...(groups.length ? [{ text: INSERT_GROUPS_SQL, values: [eventId, stageId, groups.map((g) => g.id), groups.map((g) => g.name)] }] : []),
-          { text: SET_FIRST_STAGE_SQL, values: [eventId, stageId] },
-        ],
-      };
-    },
-  });
-}
-
 // ── invitations ──────────────────────────────────────────────────────────────
 /** A team named in a body (an invitation's, a registration's) is one that exists: else 400 naming teamId. */
 async function assertTeam(db: Db, teamId: string): Promise<void> {
@@ -173,65 +140,6 @@ export function createInvitation(ctx: SubgraphContext, eventId: string, body: un
       };
     },
   });
-}
-
-// ── standing adjustments ─────────────────────────────────────────────────────
-export function createStandingAdjustment(ctx: SubgraphContext, eventId: string, body: unknown, pre: Preconditions): Promise<WriteResult> {
-  const input = validate(standingAdjustmentInput, body);
-  return runEventWrite(ctx, {
-    operation: 'createStandingAdjustment',
-    eventId,
-    ...pre,
-    request: input,
-    async plan(db) {
-      await stageAndGroupOf(db, eventId, input.stageId, input.groupId);
-      const participant = await db.participant.findUnique({ where: { id: input.participantId }, select: { eventId: true, selectedGroupIds: true } });
-      if (!participant || participant.eventId !== eventId) throw validationFailed('participantId is not a participant of this event.', [{ field: 'participantId', issue: 'not a participant of this event' }]);
-      // A participant belongs to a stage (group) when it stands or plays there, or chose that group.
-      const where = { stageId: input.stageId, ...(input.groupId ? { groupId: input.groupId } : {}) };
-      const [standing, matches] = await Promise.all([
-        db.standing.findFirst({ where: { ...where, participantId: input.participantId }, select: { id: true, groupId: true } }),
-        db.match.count({ where: { ...where, OR: [{ participantAId: input.participantId }, { participantBId: input.participantId }] } }),
-      ]);
-      const chose = input.groupId ? participant.selectedGroupIds.includes(input.groupId) : false;
-      if (!standing && !matches && !chose) {
-        throw validationFailed(`The participant does not take part in that ${input.groupId ? 'group' : 'stage'}.`, [{ field: 'participantId', issue: `not in this ${input.groupId ? 'group' : 'stage'}` }]);
-      }
-      const adjustmentId = newId('adj');
-      // A started stage's standings are recomputed with the adjustment (ranks may move); a standing
-      // entered by hand takes the points as they are.
-      const stage = await db.stage.findUniqueOrThrow({ where: { id: input.stageId }, select: { id: true, format: true, status: true, settings: true, seeding: true } });
-      const standings = hasComputedStandings(stage)
-        ? await recomputedStandings(ctx, eventId, stage, { participantId: input.participantId, points: input.points })
-        : handEntered(standing, input);
-      return {
-        resourceId: adjustmentId,
-        changed: true,
-        changes: [
-          { type: 'standing.adjusted', resourceType: 'standing_adjustment', resourceId: adjustmentId, payload: { adjustmentId, participantId: input.participantId, stageId: input.stageId, groupId: input.groupId ?? null, points: input.points } },
-          ...standings.changes,
-        ],
-        statements: [
-          {
-            text: INSERT_STANDING_ADJUSTMENT_SQL,
-            values: [adjustmentId, eventId, input.stageId, input.groupId ?? null, input.participantId, input.points, input.reason ?? null],
-          },
-          ...standings.statements,
-        ],
-      };
-    },
-  });
-}
-
-/** A standing entered by hand takes the points as they are (nothing ranks it again): its table moved. */
-function handEntered(standing: { id: string; groupId: string | null } | null, input: { participantId: string; stageId: string; points: number }): { statements: SqlStatement[]; changes: Change[] } {
-  if (!standing) return { statements: [], changes: [] };
-  return {
-    statements: [{ text: ADD_STANDING_POINTS_SQL, values: [standing.id, input.points] }],
-    changes: [
-      { type: 'standings.updated', resourceType: 'standings', resourceId: standing.groupId ?? input.stageId, payload: { stageId: input.stageId, groupId: standing.groupId, participantIds: [input.participantId] } },
-    ],
-  };
 }
 
 // ── participants ─────────────────────────────────────────────────────────────

@@ -15,14 +15,13 @@ import { seedStage, startStage } from '../stages/start.ts';
 import {
   changeLineup,
   createInvitation,
-  createStage,
-  createStandingAdjustment,
   deleteParticipant,
   publishEvent,
   replacePlaydayStaff,
   updateParticipant,
   updateVetoSettings,
 } from '../events/writes.ts';
+import { createStage, createStandingAdjustment } from '../stages/writes.ts';
 
 const WriteResultRef = builder.objectRef<WriteResult>('WriteResult').implement({
   description: writeResultView.description,

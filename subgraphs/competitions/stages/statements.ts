@@ -7,7 +7,8 @@ import { WIRE } from '../../../platform/db/wire-models.ts';
 import type { RowOf } from '../../../platform/db/wire-rows.ts';
 import { NOW } from '../../../platform/db/sql-fragments.ts';
 import { pageStatements } from '../../../platform/db/page-statements.ts';
-import type { MatchRow } from '../matches/statements.ts';
+import type { z } from 'zod';
+import type { ffaOpponentView } from '../views.ts';
 
 /** The stage goes last: its position is computed here, under the event's lock. */
 export const INSERT_STAGE_SQL = `
@@ -88,7 +89,7 @@ export const SET_STAGE_STATUS_SQL = `UPDATE "Stage" SET status = $2 WHERE id = $
 const STANDINGS_MATCH = WIRE.match.pick('id', 'groupId', 'status', 'participantAId', 'participantBId', 'scoreA', 'scoreB', 'forfeit', 'isFreeWin', 'opponents');
 const STANDINGS_MATCH_PLACE = WIRE.match.pick('winnerToMatchId', 'loserToMatchId');
 export type StandingsMatchRow = Omit<RowOf<typeof STANDINGS_MATCH>, 'opponents'> & {
-  opponents: MatchRow['opponents'];
+  opponents: z.output<typeof ffaOpponentView>[] | null;
 } & /** Absent where STANDINGS_MATCHES_SQL.resultsOnly read the row (formats without brackets or rounds). */ Partial<
     RowOf<typeof STANDINGS_MATCH_PLACE> & { bracket: string | null; roundNumber: number | null }
   >;
