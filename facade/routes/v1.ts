@@ -84,6 +84,7 @@ function eventChildRoute(spec: EventChildSpec): RouteRow {
 const pageQuery = (filters: Record<string, z.ZodType> = {}) => z.object({ cursor: cursorParam, limit: limitParam, ...filters }).strict();
 const PAGE_VARS = '$cursor: String, $limit: Int';
 
+// Checked against the view at compile time: a field added to matchView must be added here.
 const MATCH_EXAMPLE = {
   id: 'mtc_open_1',
   eventId: 'evt_open',
@@ -109,7 +110,7 @@ const MATCH_EXAMPLE = {
   sourceA: null,
   sourceB: null,
   opponents: null,
-};
+} satisfies z.output<typeof matchView>;
 
 const STAGE_SETTINGS_EXAMPLE = { seeding: 'registration', qualifiers: null, thirdPlaceMatch: null, grandFinal: null, legs: 1, rounds: null, points: { win: 3, draw: 1, loss: 0 }, tiebreakers: ['points', 'head_to_head', 'score_difference', 'score_for', 'seed'], participantsPerMatch: null, pointsByPlace: null };
 

@@ -280,7 +280,7 @@ const matchLinkView = z
   .register(graphql, { name: 'MatchLink' });
 
 // The GraphQL union SlotSource: each option is named after its GraphQL type, which selectionOf selects on.
-const slotSourceView = z
+export const slotSourceView = z
   .union([
     z.object({ type: z.literal('seed'), seed: z.number().int().describe('A seed of the stage, 1 first.') }).strict().meta({ id: 'SeedSource' }),
     z.object({ type: z.enum(['winner', 'loser']), matchId: idString }).strict().meta({ id: 'MatchSource' }),

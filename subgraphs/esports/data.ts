@@ -5,83 +5,17 @@ import { timestampIssue } from '../../platform/api/input-safety.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../../platform/api/pagination.ts';
 import { esportsCaller } from './access.ts';
 import { runEsportsRead } from './reads.ts';
+import type { z } from 'zod';
+import type { esportsEventView, esportsGroupView, esportsMapStatisticsView, esportsMatchStatisticsView, esportsMatchView, esportsStageView } from './views.ts';
 
-export interface EsportsEvent {
-  id: string;
-  name: string;
-  updatedAt: string;
-  shortName: string | null;
-  region: string | null;
-  phase: string | null;
-  location: string | null;
-  imageUrl: string | null;
-  darkImageUrl: string | null;
-  currency: string | null;
-  startsAt: string | null;
-  endsAt: string | null;
-}
-
-export interface EsportsStage {
-  id: string;
-  eventId: string;
-  name: string;
-  status: string;
-  format: string;
-  updatedAt: string;
-  translationKey: string | null;
-  startsAt: string | null;
-  endsAt: string | null;
-  position: number;
-}
-
-export interface EsportsGroup {
-  id: string;
-  eventId: string;
-  stageId: string;
-  name: string;
-  updatedAt: string;
-  position: number;
-  standingCount: number;
-  roundCount: number;
-}
-
-export interface EsportsTeam {
-  id: string;
-  name: string;
-  logoUrl: string | null;
-  score: number | null;
-}
-
-export interface EsportsMatch {
-  id: string;
-  eventId: string;
-  eventName: string;
-  scheduledAt: string;
-  status: string;
-  updatedAt: string;
-  bestOf: number;
-  teamA: EsportsTeam;
-  teamB: EsportsTeam;
-  isFreeWin: boolean;
-  watchUrl: string | null;
-  youtubeUrl: string | null;
-}
-
-import { MATCH_STATISTICS_COUNTS } from './vocabulary.ts';
-
-
-export type EsportsMatchStatistics = { id: string; kost: number; eps: number; updatedAt: string } & Record<(typeof MATCH_STATISTICS_COUNTS)[number], number>;
-
-export interface EsportsMapStatistics {
-  id: string;
-  name: string;
-  updatedAt: string;
-  matchesPlayed: number;
-  mapsPlayed: number;
-  roundsPlayed: number;
-  attackWins: number;
-  defenseWins: number;
-}
+// The shapes the reads answer are the views' (views.ts): the statements in reads.ts select exactly
+// those columns, so a field is declared once, in the view.
+export type EsportsEvent = z.output<typeof esportsEventView>;
+export type EsportsStage = z.output<typeof esportsStageView>;
+export type EsportsGroup = z.output<typeof esportsGroupView>;
+export type EsportsMatch = z.output<typeof esportsMatchView>;
+export type EsportsMatchStatistics = z.output<typeof esportsMatchStatisticsView>;
+export type EsportsMapStatistics = z.output<typeof esportsMapStatisticsView>;
 
 interface ListArgs {
   cursor?: string | null;

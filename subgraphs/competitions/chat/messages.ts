@@ -4,6 +4,7 @@
 // reacts as itself. A reaction write takes If-Match with the message revision and, when it changes
 // something, moves the revision on and records a change (chat.reaction_added / _removed) in the same
 // transaction; a write that changes nothing answers the message as it is.
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { CHANGE_LOG_INSERT, NOTIFY_CHANGES } from '../../../platform/domain/change-log.ts';
 import { failWith, guardFailure } from '../../../platform/db/guards.ts';
@@ -15,35 +16,12 @@ import { installationFor, namedInstallation } from '../../../platform/domain/aut
 import { ApiError, forbidden, notFound } from '../../../platform/api/errors.ts';
 import { expectedRevision, revisionMismatch } from '../../../platform/api/preconditions.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../../../platform/api/pagination.ts';
+import type { chatActorView, chatMessageView } from '../views.ts';
 import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
 
-export type ChatActor =
-  | { type: 'user'; userId: string }
-  | { type: 'application'; applicationId: string }
-  | { type: 'system' }
-  | { type: 'moderator'; userId: string };
-
-export interface ChatReactionView {
-  emoji: string;
-  count: number;
-  reactedByApplication: boolean;
-}
-
-export interface ChatMessageView {
-  id: string;
-  matchId: string;
-  type: string;
-  actor: ChatActor;
-  content: string | null;
-  replyToId: string | null;
-  senderSide: string | null;
-  visibility: string;
-  reactions: ChatReactionView[];
-  deleted: boolean;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-}
+// A message as answered, and who wrote it: the view's types (views.ts), declared once.
+export type ChatActor = z.output<typeof chatActorView>;
+export type ChatMessageView = z.output<typeof chatMessageView>;
 
 // A message's own columns, from the datamodel (wire-rows.ts); content is read apart (hidden once deleted).
 const MESSAGE = WIRE.chatMessage.pick(
@@ -93,8 +71,9 @@ const toView = (row: MessageRow): ChatMessageView => ({
   actor: actorOf(row),
   content: row.content,
   replyToId: row.replyToId,
-  senderSide: row.senderSide,
-  visibility: row.visibility,
+  // Text columns that only ever hold the view's values (the writers take them from the same enums).
+  senderSide: row.senderSide as ChatMessageView['senderSide'],
+  visibility: row.visibility as ChatMessageView['visibility'],
   reactions: (row.reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, reactedByApplication: r.mine })),
   deleted: row.deleted,
   revision: row.revision,

@@ -14,16 +14,8 @@ import { keysetPage, type Page } from '../../../platform/api/pagination.ts';
 import { validate } from '../../../platform/api/validation.ts';
 import { apiKeyCreateInput, apiKeyRotateInput } from '../inputs.ts';
 
-export interface ApiKeyView {
-  id: string;
-  organisationId: string;
-  name: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
+// The key's row less its hash: GraphQL's DateTime writes the instants apiKeyView declares as strings.
+export type ApiKeyView = Omit<OrganisationApiKey, 'keyHash'>;
 
 export interface IssuedApiKey {
   apiKey: ApiKeyView;

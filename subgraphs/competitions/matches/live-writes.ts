@@ -2,11 +2,13 @@
 // broadcast configuration, and a playday's live match and overlay score. Each takes the one event
 // write path (event-write.ts) like the interface's writes, so each moves the revision and is in the
 // change feed that the gateway and webhooks read.
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { notFound, validationFailed } from '../../../platform/api/errors.ts';
 import { validate } from '../../../platform/api/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from '../events/event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from '../inputs.ts';
+import type { ffaOpponentView } from '../views.ts';
 import { prefetchReportInputs, stageFollowUps } from '../stages/progress.ts';
 import { stageSettingsView } from '../stages/settings.ts';
 import { DELETE_MATCHES_MAPS_SQL, DOWNSTREAM_MATCHES_SQL, REPLACE_BROADCAST_SQL, REPLACE_MATCH_MAPS_SQL, REPORT_MATCH_SQL, UPDATE_PLAYDAY_SQL, UPDATE_PROGRESSED_MATCHES_SQL, type BracketMatchRow } from './statements.ts';
@@ -28,7 +30,7 @@ function timing(from: string, to: string): { started: TimeAction; completed: Tim
 const DRAW_FORMATS = new Set(['round_robin', 'league', 'swiss']);
 
 type Side = 'a' | 'b';
-type FfaOpponent = { participantId: string; place: number | null; points: number | null };
+type FfaOpponent = z.output<typeof ffaOpponentView>;
 
 const toBracketMatch = (row: BracketMatchRow): BracketMatch => ({
   id: row.id,

@@ -4,11 +4,13 @@
 // Named prepared statements on the driver (ctx.sql) and statements of the event-write transaction
 // (ctx.transaction); timestamps are stored in UTC without a zone and read as ISO 8601 text.
 
+import type { z } from 'zod';
 import type { Match } from '../../../platform/db/generated/client.ts';
 import { WIRE } from '../../../platform/db/wire-models.ts';
 import type { RowOf, WireRow } from '../../../platform/db/wire-rows.ts';
 import { NOW } from '../../../platform/db/sql-fragments.ts';
 import { BRACKET_ORDER } from '../tournament/types.ts';
+import type { ffaOpponentView, matchMapView, slotSourceView } from '../views.ts';
 import { pageStatements } from '../../../platform/db/page-statements.ts';
 
 /**
@@ -17,22 +19,25 @@ import { pageStatements } from '../../../platform/db/page-statements.ts';
  * round's number and bracket.
  */
 export type MatchRow = Omit<WireRow<Match>, 'sourceA' | 'sourceB' | 'opponents'> & {
+  // The JSON columns and the maps in the shapes the view answers them (views.ts), declared there.
   sourceA: MatchSourceView | null;
   sourceB: MatchSourceView | null;
-  opponents: { participantId: string; place: number | null; points: number | null }[] | null;
+  opponents: z.output<typeof ffaOpponentView>[] | null;
+  // The teams and the round are joined in; the view nests the teams into opponentA and opponentB,
+  // with a result and a forfeit computed per side (schema/match.ts), so these stay the row's.
   teamAId: string | null;
   teamAName: string | null;
   teamALogoUrl: string | null;
   teamBId: string | null;
   teamBName: string | null;
   teamBLogoUrl: string | null;
-  maps: { position: number; mapId: string; mapName: string; scoreA: number | null; scoreB: number | null; winner: string | null }[];
+  maps: z.output<typeof matchMapView>[];
   roundNumber: number | null;
   bracket: string | null;
 };
 
 /** A slot's source as stored: a seed of the stage, or the winner or loser of another match. */
-export type MatchSourceView = { type: 'seed'; seed: number } | { type: 'winner' | 'loser'; matchId: string };
+export type MatchSourceView = z.output<typeof slotSourceView>;
 
 /**
  * The SELECT of a match as MatchRow reads it, with `columns` selected after MatchRow's and `joins`

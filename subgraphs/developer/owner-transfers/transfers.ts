@@ -4,6 +4,7 @@
 // transition is an idempotent POST (Idempotency-Key) guarded in its transaction, so that of any
 // number of concurrent accepts exactly one moves the application, and each writes a change
 // (application.owner_transfer.*) for webhooks.
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import type { OwnerTransfer } from '../../../platform/db/generated/client.ts';
 import type { SqlStatement } from '../../../platform/db/database.ts';
@@ -19,20 +20,17 @@ import { validate } from '../../../platform/api/validation.ts';
 import { managesOwner, type OwnerRef } from '../../../platform/domain/application-access.ts';
 import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
+import type { ownerTransferView } from './views.ts';
 import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
-export interface TransferView {
-  id: string;
-  applicationId: string;
-  status: TransferStatus;
-  fromOwner: OwnerRef;
-  toOwner: OwnerRef;
-  revision: number;
-  createdAt: string;
-  expiresAt: string;
-}
+// A transfer as answered: the view's type (views.ts), declared once.
+export type TransferView = z.output<typeof ownerTransferView>;
+
+type Owner = TransferView['fromOwner'];
+// The owner type columns only ever hold OWNER_TYPES (a transfer's input is validated against them).
+const ownerRefOf = (type: string, id: string): Owner => ({ type: type as Owner['type'], id });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,8 +42,8 @@ export const toTransferView = (row: OwnerTransfer): TransferView => ({
   id: row.id,
   applicationId: row.applicationId,
   status: statusOf(row),
-  fromOwner: { type: row.fromOwnerType, id: row.fromOwnerId },
-  toOwner: { type: row.toOwnerType, id: row.toOwnerId },
+  fromOwner: ownerRefOf(row.fromOwnerType, row.fromOwnerId),
+  toOwner: ownerRefOf(row.toOwnerType, row.toOwnerId),
   revision: row.revision,
   createdAt: row.createdAt.toISOString(),
   expiresAt: row.expiresAt.toISOString(),
@@ -199,7 +197,7 @@ export async function createTransfer(ctx: SubgraphContext, applicationId: string
     id: newId('otr'),
     applicationId,
     status: 'pending',
-    fromOwner: parties.owner,
+    fromOwner: ownerRefOf(parties.owner.type, parties.owner.id),
     toOwner: input.toOwner,
     revision: 1,
     createdAt: createdAt.toISOString(),

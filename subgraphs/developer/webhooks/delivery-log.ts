@@ -1,6 +1,7 @@
 // The delivery log of an application: deliveries newest first (filters endpointId, status,
 // eventType), one delivery, its attempts, and redelivery of a terminal one (a new delivery with the
 // same payload and redeliveryOf set; the original stays as it was).
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../../../platform/db/generated/client.ts';
 import { failWith } from '../../../platform/db/guards.ts';
@@ -12,6 +13,7 @@ import { keysetPage, type Page } from '../../../platform/api/pagination.ts';
 import { managedApplication } from '../../../platform/domain/application-access.ts';
 import { CHANGE_TYPE_NAMES } from '../../../platform/domain/change-catalogue.ts';
 import { DELIVERY_STATUSES } from './inputs.ts';
+import type { webhookAttemptView, webhookDeliveryView } from './views.ts';
 import type { SqlStatement } from '../../../platform/db/database.ts';
 
 /** The channel that wakes the webhook workers (subgraphs/workers) when deliveries are due. */
@@ -19,22 +21,9 @@ export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 /** Sent in the transaction that makes deliveries due: a new endpoint's test, a redelivery, a fan-out. */
 export const NOTIFY_DELIVERIES: SqlStatement = { text: `SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`, values: [] };
 
-export interface DeliveryView {
-  id: string;
-  applicationId: string;
-  installationId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-  responseStatus: number | null;
-  errorCode: string | null;
-  redeliveryOf: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-}
+// A delivery and an attempt as answered: the views' types (views.ts), declared once.
+export type DeliveryView = z.output<typeof webhookDeliveryView>;
+export type AttemptView = z.output<typeof webhookAttemptView>;
 
 export const toDeliveryView = (row: WebhookDelivery): DeliveryView => ({
   id: row.id,
@@ -43,7 +32,8 @@ export const toDeliveryView = (row: WebhookDelivery): DeliveryView => ({
   endpointId: row.endpointId,
   eventId: row.eventId,
   eventType: row.eventType,
-  status: row.status,
+  // A text column that only ever holds DELIVERY_STATUSES (the worker takes it from them).
+  status: row.status as DeliveryView['status'],
   attemptCount: row.attemptCount,
   responseStatus: row.responseStatus,
   errorCode: row.errorCode,
@@ -52,15 +42,6 @@ export const toDeliveryView = (row: WebhookDelivery): DeliveryView => ({
   updatedAt: row.updatedAt.toISOString(),
   deliveredAt: row.deliveredAt?.toISOString() ?? null,
 });
-
-export interface AttemptView {
-  number: number;
-  startedAt: string;
-  durationMs: number;
-  responseStatus: number | null;
-  errorCode: string | null;
-  responseBody: string | null;
-}
 
 /**
  * An attempt logged in_progress whose delivery is no longer leased for it is interrupted: its worker

@@ -3,6 +3,7 @@
 // send a test delivery, and re-queue failed deliveries. Secrets are answered only at creation and
 // rotation.
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import type { WebhookEndpoint } from '../../../platform/db/generated/client.ts';
 import { failWith } from '../../../platform/db/guards.ts';
@@ -17,36 +18,23 @@ import { managedApplication } from '../../../platform/domain/application-access.
 import { checkEndpointUrl } from './addresses.ts';
 import type { DeliveryView } from './delivery-log.ts';
 import { NOTIFY_DELIVERIES } from './delivery-log.ts';
+import type { webhookEndpointView, webhookEndpointWithSecretView } from './views.ts';
 import { createEndpointInput, MAX_ENDPOINTS_PER_APPLICATION, recoverInput, updateEndpointInput } from './inputs.ts';
 import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export interface EndpointView {
-  id: string;
-  applicationId: string;
-  name: string;
-  url: string;
-  status: string;
-  disabledReason: string | null;
-  description: string | null;
-  subscribedEvents: string[];
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EndpointWithSecret {
-  endpoint: EndpointView;
-  secret: string;
-}
+// An endpoint as answered: the view's type (views.ts), declared once.
+export type EndpointView = z.output<typeof webhookEndpointView>;
+export type EndpointWithSecret = z.output<typeof webhookEndpointWithSecretView>;
 
 export const toEndpointView = (row: WebhookEndpoint): EndpointView => ({
   id: row.id,
   applicationId: row.applicationId,
   name: row.name,
   url: row.url,
-  status: row.status,
+  // A text column that only ever holds ENDPOINT_STATUSES (the writers take it from them).
+  status: row.status as EndpointView['status'],
   disabledReason: row.disabledReason,
   description: row.description,
   subscribedEvents: row.subscribedEvents,

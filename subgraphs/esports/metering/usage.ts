@@ -4,23 +4,15 @@ import { managedApplication } from '../../../platform/domain/application-access.
 import { validationFailed } from '../../../platform/api/errors.ts';
 import { timestampIssue } from '../../../platform/api/input-safety.ts';
 
+import type { z } from 'zod';
+import type { usageDayView, usageReportView } from '../views.ts';
 import { METRICS } from '../vocabulary.ts';
 
 export const MAX_RANGE_DAYS = 366;
 
-export interface UsageDay {
-  day: string;
-  installationId: string;
-  units: number;
-}
-
-export interface UsageReport {
-  metric: string;
-  from: string;
-  to: string;
-  total: number;
-  days: UsageDay[];
-}
+export type UsageDay = z.output<typeof usageDayView>;
+export type UsageReport = z.output<typeof usageReportView>;
+type Metric = UsageReport['metric'];
 
 function parseDay(field: string, value: string): Date {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(Number.NaN);
@@ -46,13 +38,15 @@ export function currentMonth(now = new Date()): { from: string; to: string } {
   return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
 }
 
+const isMetric = (metric: string): metric is Metric => (METRICS as readonly string[]).includes(metric);
+
 export async function usageOf(ctx: SubgraphContext, applicationId: string, metric: string, fromArg: string | null | undefined, toArg: string | null | undefined): Promise<UsageReport> {
   const month = currentMonth();
   const from = fromArg ?? month.from;
   const to = toArg ?? month.to;
   // Usage is the application's own business, as its installations and webhooks are.
   await managedApplication(ctx, applicationId);
-  if (!METRICS.includes(metric as (typeof METRICS)[number])) {
+  if (!isMetric(metric)) {
     throw validationFailed(`metric must be one of ${METRICS.join(', ')}.`, [{ field: 'metric', issue: `must be one of ${METRICS.join(', ')}` }]);
   }
   const start = parseDay('from', from);

@@ -4,12 +4,12 @@ import './enums.ts';
 import { viewFields } from '../../../platform/graphql/zod-graphql.ts';
 import { esportsMatchStatisticsView, esportsMatchView, esportsTeamView } from '../views.ts';
 import { METERED_CALL } from '../../../platform/graphql/demand-control.ts';
-import { esportsMatch, esportsMatchStatistics, type EsportsMatch, type EsportsMatchStatistics, type EsportsTeam } from '../data.ts';
+import { esportsMatch, esportsMatchStatistics, type EsportsMatch, type EsportsMatchStatistics } from '../data.ts';
 import { METERED } from './page.ts';
 
 const fieldsOf = viewFields(builder);
 
-const EsportsTeamRef = builder.objectRef<EsportsTeam>('EsportsTeam').implement({ fields: (t) => fieldsOf(t, esportsTeamView) });
+const EsportsTeamRef = builder.objectRef<EsportsMatch['teamA']>('EsportsTeam').implement({ fields: (t) => fieldsOf(t, esportsTeamView) });
 
 const EsportsMatchRef = builder.objectRef<EsportsMatch>('EsportsMatch').implement({
   fields: (t) => fieldsOf(t, esportsMatchView, { teamA: EsportsTeamRef, teamB: EsportsTeamRef }),
