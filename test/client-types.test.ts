@@ -1,17 +1,17 @@
-// The client's generated files are what `npm run client:types` writes from the code as it is: the REST
-// types from the route table's OpenAPI document (the one /api/openapi.json serves), the writes that take
-// an Idempotency-Key or If-Match, and the gateway's GraphQL schema for gql.tada. A route, field or
-// header changed without regenerating them fails here.
+// The client's generated files are what `npm run generate` (or `npm run client:types` alone) writes
+// from the code as it is: the REST types from the route table's OpenAPI document (the one
+// /api/openapi.json serves), the writes that take an Idempotency-Key or If-Match, and the gateway's
+// GraphQL schema for gql.tada. A route, field or header changed without regenerating them fails here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generatedFiles, GENERATED_FILES } from '../client/tools/generate-types.ts';
 
 describe('the client\'s generated types', () => {
-  it('match the route table and the schema (run npm run client:types after changing either)', async () => {
+  it('match the route table and the schema (run npm run generate after changing either)', async () => {
     const files = await generatedFiles();
     for (const name of Object.keys(GENERATED_FILES) as (keyof typeof GENERATED_FILES)[]) {
       const committed = readFileSync(GENERATED_FILES[name], 'utf8');
-      expect(committed === files[name], `client/src/generated/${name} differs from what npm run client:types writes now`).toBe(true);
+      expect(committed === files[name], `client/src/generated/${name} differs from what npm run generate writes now: run it`).toBe(true);
     }
   }, 120_000);
 

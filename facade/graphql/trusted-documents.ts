@@ -2,7 +2,7 @@
 // hash instead of sending its text, in either form clients use (GraphQL over HTTP's persisted
 // documents, {"documentId": "sha256:<hex>"}, and Apollo's {"extensions": {"persistedQuery":
 // {"version": 1, "sha256Hash": "<hex>"}}}). The manifest is the route table's operations, generated
-// into schema/trusted-documents.json (npm run schema) in Apollo's persisted-query manifest format, which
+// into schema/trusted-documents.json (npm run schema, run by npm run generate) in Apollo's persisted-query manifest format, which
 // Apollo Router reads too. GRAPHQL_TRUSTED_DOCUMENTS decides what is accepted:
 //   off      text only: a hash is answered PERSISTED_QUERY_NOT_SUPPORTED;
 //   allow    (default) a hash of the manifest or any text;
@@ -65,7 +65,7 @@ export function loadManifest(file = TRUSTED_DOCUMENTS_PATH): Map<string, string>
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
   const byHash = new Map<string, string>();
   for (const operation of manifest.operations) {
-    if (sha256(operation.body) !== operation.id || !getOperationAST(parse(operation.body))) throw new Error(`${file}: the entry ${operation.name} does not match its id (npm run schema writes it again)`);
+    if (sha256(operation.body) !== operation.id || !getOperationAST(parse(operation.body))) throw new Error(`${file}: the entry ${operation.name} does not match its id (npm run generate writes it again)`);
     byHash.set(operation.id, operation.body);
   }
   return byHash;
