@@ -93,7 +93,8 @@ describe('runEventWrite', () => {
         return {
           resourceId: event.id,
           changed: true,
-          changes: [{ type: 'event.updated', resourceType: 'event', resourceId: event.id, payload: { test: 'stale plan' } }],
+          // A marker the catalogue does not declare, read back below (this database is not checked against it).
+          changes: [{ type: 'event.updated', resourceType: 'event', resourceId: event.id, payload: { test: 'stale plan' } as never }],
           statements: [],
           alsoChanged: [live satisfies EventState],
         };

@@ -9,15 +9,21 @@ import { randomUUID } from 'node:crypto';
 import type { SqlStatement } from '../db/database.ts';
 import { NOW } from '../db/sql-fragments.ts';
 import { CHANGE_FEED_CHANNEL, type FeedChange } from './change-feed.ts';
-import type { ChangeType } from './change-catalogue.ts';
+import type { ChangeDetails, ChangeType } from './change-catalogue.ts';
 
 /**
  * A change about to be appended: a feed change's own facts (organisation and event null for changes
- * tied to neither, revision null but for event changes; the payload is its type's `details`, plus
- * eventId and revision for event changes), typed by the catalogue, and optionally a chosen id (an
- * import names its change after itself; otherwise a new chg_ id).
+ * tied to neither, revision null but for event changes; the payload is its type's `details`, typed by
+ * its schema in the catalogue, plus eventId and revision for event changes), and optionally a chosen
+ * id (an import names its change after itself; otherwise a new chg_ id).
  */
-export type NewChange = Pick<FeedChange, 'organisationId' | 'eventId' | 'resourceType' | 'resourceId' | 'revision' | 'payload'> & { type: ChangeType; id?: string };
+export type NewChange<T extends ChangeType = ChangeType> = {
+  [K in T]: Pick<FeedChange, 'organisationId' | 'eventId' | 'resourceType' | 'resourceId' | 'revision'> & {
+    type: K;
+    id?: string;
+    payload: ChangeDetails<K> & { eventId?: string; revision?: number };
+  };
+}[T];
 
 /**
  * The head of an insert into the change log, for a `SELECT` of, in this order: id, type,

@@ -9,7 +9,7 @@
 //    and append the change-log rows (whose readers are woken at commit), record the key's answer. The statements are sent back to back
 //    (Database.transaction): the connection is held for the SQL alone. A check that fails aborts
 //    the transaction (db/guards.ts); a plan that went stale or a deadlock is planned again.
-import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
+import type { ChangeDetails, ChangeType } from '../../../platform/domain/change-catalogue.ts';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import type { Db, SqlStatement } from '../../../platform/db/database.ts';
 import { guardFailure } from '../../../platform/db/guards.ts';
@@ -25,7 +25,7 @@ import {
   type IdempotencyScope,
 } from '../../../platform/domain/idempotency.ts';
 import { expectedRevision, revisionMismatch } from '../../../platform/api/preconditions.ts';
-import { appendChanges } from '../../../platform/domain/change-log.ts';
+import { appendChanges, type NewChange } from '../../../platform/domain/change-log.ts';
 import { BUMP_REVISIONS_SQL, EVENT_STATE_SQL, LOCK_EVENT_SQL } from './statements.ts';
 import { contractOf, WRITES, type WriteOperation } from '../write-contracts.ts';
 import { rolesGranting, SCOPE_ACTIONS, type Scope } from '../../../platform/domain/scopes.ts';
@@ -37,13 +37,14 @@ export interface EventState {
   revision: number;
 }
 
-export interface Change {
-  /** A type of the change catalogue, e.g. stage.created. */
-  type: ChangeType;
-  resourceType: string;
-  resourceId: string;
-  payload: Record<string, unknown>;
-}
+/**
+ * A change an event write records: a type of the change catalogue (e.g. stage.created) and the
+ * details its schema there declares (ChangeDetails), so a writer emitting a payload its type does not
+ * declare does not compile. The write adds eventId and revision to the payload.
+ */
+export type Change<T extends ChangeType = ChangeType> = {
+  [K in T]: { type: K; resourceType: string; resourceId: string; payload: ChangeDetails<K> };
+}[T];
 
 export interface Plan {
   resourceId: string;
@@ -238,7 +239,9 @@ function recordChanges(events: EventState[], changes: Change[]): SqlStatement[] 
   const rows = events.flatMap((event) =>
     changes.map((change) => {
       const revision = event.revision + 1;
-      return { ...change, organisationId: event.organisationId, eventId: event.id, revision, payload: { ...change.payload, eventId: event.id, revision } };
+      // The payload was checked against its type when the plan built it; TypeScript does not follow
+      // the type into the spread, hence the assertion.
+      return { ...change, organisationId: event.organisationId, eventId: event.id, revision, payload: { ...change.payload, eventId: event.id, revision } } as NewChange;
     }),
   );
   return [{ text: BUMP_REVISIONS_SQL, values: [events.map((event) => event.id)] }, ...appendChanges(rows)];

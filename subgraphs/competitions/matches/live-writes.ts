@@ -9,6 +9,7 @@ import { validate } from '../../../platform/api/validation.ts';
 import { runEventWrite, type Change, type WriteResult } from '../events/event-write.ts';
 import { broadcastInput, matchReportInput, playdayUpdateInput } from '../inputs.ts';
 import type { ffaOpponentView } from '../views.ts';
+import type { ChangeDetails } from '../../../platform/domain/change-catalogue.ts';
 import { prefetchReportInputs, stageFollowUps } from '../stages/progress.ts';
 import { stageSettingsView } from '../stages/settings.ts';
 import { DELETE_MATCHES_MAPS_SQL, DOWNSTREAM_MATCHES_SQL, REPLACE_BROADCAST_SQL, REPLACE_MATCH_MAPS_SQL, REPORT_MATCH_SQL, UPDATE_PLAYDAY_SQL, UPDATE_PROGRESSED_MATCHES_SQL, type BracketMatchRow } from './statements.ts';
@@ -46,21 +47,27 @@ const toBracketMatch = (row: BracketMatchRow): BracketMatch => ({
   isGrandFinalReset: row.bracket === 'grand_final' && row.roundNumber === 2,
 });
 
-/** One match.updated payload: the match after the report, and its status before. */
-const matchUpdated = (reportedMatchId: string, match: { id: string; status: string; scoreA: number | null; scoreB: number | null; forfeit: string | null; participantAId: string | null; participantBId: string | null; opponents: unknown }, previousStatus: string): Change => ({
+type MatchUpdated = ChangeDetails<'match.updated'>;
+
+/**
+ * One match.updated payload: the match after the report, and its status before. The match's status
+ * and forfeit are text columns that only hold MATCH_STATUSES and a side, and its opponents the stored
+ * free-for-all opponents: they are taken as the catalogue's types here.
+ */
+const matchUpdated = (reportedMatchId: string, match: { id: string; status: string; scoreA: number | null; scoreB: number | null; forfeit: string | null; participantAId: string | null; participantBId: string | null; opponents: unknown }, previousStatus: string): Change<'match.updated'> => ({
   type: 'match.updated',
   resourceType: 'match',
   resourceId: match.id,
   payload: {
     matchId: match.id,
-    status: match.status,
+    status: match.status as MatchUpdated['status'],
     scoreA: match.scoreA,
     scoreB: match.scoreB,
-    previousStatus,
-    forfeit: match.forfeit,
+    previousStatus: previousStatus as MatchUpdated['status'],
+    forfeit: match.forfeit as MatchUpdated['forfeit'],
     participantAId: match.participantAId,
     participantBId: match.participantBId,
-    opponents: match.opponents ?? null,
+    opponents: (match.opponents ?? null) as MatchUpdated['opponents'],
     reportedMatchId,
   },
 });

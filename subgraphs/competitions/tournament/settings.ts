@@ -77,8 +77,11 @@ export const SETTING_FORMATS: Readonly<Record<SettingName, readonly StageFormat[
   pointsByPlace: ['ffa'],
 };
 
-/** Settings as given (validated); anything left out takes its default. */
-export interface StageSettings {
+/**
+ * Settings as given (validated); anything left out takes its default. A type rather than an
+ * interface, so that it is an object of string keys where a stage.created change carries it.
+ */
+export type StageSettings = {
   seeding?: SeedingMethod;
   thirdPlaceMatch?: boolean;
   grandFinal?: GrandFinalType;
@@ -89,7 +92,7 @@ export interface StageSettings {
   qualifiers?: number;
   participantsPerMatch?: number;
   pointsByPlace?: number[];
-}
+};
 
 /** Every setting that applies to the format, defaults filled; the others are absent. */
 export interface ResolvedStageSettings {

@@ -21,7 +21,9 @@ import { managesOwner, type OwnerRef } from '../../../platform/domain/applicatio
 import { ownerExists } from '../owners.ts';
 import { createTransferInput, DEFAULT_EXPIRY_DAYS, TRANSFER_STATUSES } from './inputs.ts';
 import type { ownerTransferView } from './views.ts';
-import type { ChangeType } from '../../../platform/domain/change-catalogue.ts';
+import type { ChangeDetails, ChangeType } from '../../../platform/domain/change-catalogue.ts';
+
+type TransferChange = Extract<ChangeType, `application.owner_transfer.${string}`>;
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
@@ -145,7 +147,7 @@ const ownerUser = (authority: Authority, what: string): string => {
 };
 
 /** The change of a transition, for webhooks. Not tied to an organisation or event: it goes to the application's own endpoints. */
-const changeStatements = (type: ChangeType, transfer: TransferView): SqlStatement[] =>
+const changeStatements = (type: TransferChange, transfer: TransferView): SqlStatement[] =>
   appendChanges([
     {
       type,
@@ -154,7 +156,8 @@ const changeStatements = (type: ChangeType, transfer: TransferView): SqlStatemen
       resourceType: 'application',
       resourceId: transfer.applicationId,
       revision: null,
-      payload: { transferId: transfer.id, status: transfer.status, fromOwner: transfer.fromOwner, toOwner: transfer.toOwner, expiresAt: transfer.expiresAt },
+      // A transfer that has just moved is never expired (an expired one is refused before it moves).
+      payload: { transferId: transfer.id, status: transfer.status as ChangeDetails<TransferChange>['status'], fromOwner: transfer.fromOwner, toOwner: transfer.toOwner, expiresAt: transfer.expiresAt },
     },
   ]);
 
@@ -249,7 +252,7 @@ const MOVE_APPLICATION_SQL = `UPDATE "Application" SET "ownerType" = $2, "ownerI
 
 type Transition = 'accept' | 'decline' | 'cancel';
 
-const TRANSITIONS: Record<Transition, { status: TransferStatus; change: ChangeType; route: string; what: string }> = {
+const TRANSITIONS: Record<Transition, { status: TransferStatus; change: TransferChange; route: string; what: string }> = {
   accept: { status: 'accepted', change: 'application.owner_transfer.accepted', route: 'acceptOwnerTransfer', what: 'Accepting an owner transfer' },
   decline: { status: 'declined', change: 'application.owner_transfer.declined', route: 'declineOwnerTransfer', what: 'Declining an owner transfer' },
   cancel: { status: 'cancelled', change: 'application.owner_transfer.cancelled', route: 'cancelOwnerTransfer', what: 'Cancelling an owner transfer' },
