@@ -1,5 +1,6 @@
 // The steps of docs/development.md's recipes that a test can check, each failing when it is skipped:
-// a route module whose rows the table does not hold, a route or a subscription no document names, a
+// a route module whose rows the table does not hold, a write contract no route serves (its handler
+// is checked by the typecheck), a route or a subscription no document names, a
 // change type missing from the catalogue or from the webhooks table (change-catalogue.test.ts), stale
 // SDL or trusted documents (schema-drift.test.ts), a route without samples (e2e/openapi.test.ts).
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { fromRoot } from '../platform/process/paths.ts';
 import { routeTable } from '../facade/routes/index.ts';
 import type { RouteRow } from '../facade/routes/table.ts';
 import { SUBSCRIPTIONS } from '../facade/realtime/subscriptions.ts';
+import { WRITES } from '../subgraphs/competitions/write-contracts.ts';
 
 const isRoute = (value: unknown): value is RouteRow =>
   typeof value === 'object' && value !== null && typeof (value as RouteRow).operationId === 'string' && typeof (value as RouteRow).path === 'string';
@@ -47,6 +49,11 @@ describe('adding a REST route', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('every write contract is served by a route of the table, at its method and path (a writeRoute row in competition-writes.ts)', () => {
+    const served = new Set(routeTable.map((route) => `${route.operationId} ${route.method.toUpperCase()} ${route.path}`));
+    expect(Object.entries(WRITES).map(([operation, contract]) => `${operation} ${contract.method} ${contract.path}`).filter((write) => !served.has(write))).toEqual([]);
   });
 
   it('every route of the table is named in docs/ by its path', () => {
