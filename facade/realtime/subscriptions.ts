@@ -4,7 +4,7 @@
 // caller must be able to see to subscribe. The SDL, the resolvers (schema.ts) and the access check
 // (server.ts) are derived from this table: a subscription is added here and nowhere else.
 import type { FeedChange } from '../../platform/domain/change-feed.ts';
-import type { ChangeType } from '../../platform/domain/change-catalogue.ts';
+import type { ChangeDetails, ChangeType } from '../../platform/domain/change-catalogue.ts';
 
 /** The resource a message carries, read through the graph with the subscriber's selection and credential. */
 export interface ResourceSpec {
@@ -42,7 +42,12 @@ export interface SubscriptionSpec {
 const underEvent = (inner: string, path: string[]) => (selection: string) => ({ text: `event(id: $__eventId) ${inner.replace('%', selection)}`, path: ['event', ...path] });
 const EVENT_VARIABLE = '$__eventId: ID!';
 const eventOf = (change: FeedChange) => ({ __eventId: change.eventId });
-const mapIdsOf = (change: FeedChange) => [...new Set([...((change.payload.created as string[]) ?? []), ...((change.payload.updated as string[]) ?? [])])];
+// The details of the one type a subscription's filter lets through, as the catalogue declares them.
+const standingsOf = (change: FeedChange) => change.payload as ChangeDetails<'standings.updated'>;
+const mapIdsOf = (change: FeedChange) => {
+  const { created, updated } = change.payload as ChangeDetails<'maps.updated'>;
+  return [...new Set([...(created ?? []), ...(updated ?? [])])];
+};
 const STANDINGS_UPDATED: ChangeType = 'standings.updated';
 const MAPS_UPDATED: ChangeType = 'maps.updated';
 
@@ -105,7 +110,7 @@ export const SUBSCRIPTIONS = {
     description: 'The standings of a stage, or of one group of it, moved (standings.updated).',
     fields: {
       sdl: 'stageId: ID!\n  """The group whose table moved; null for a stage without groups."""\n  groupId: ID\n  """The participants whose row changed."""\n  participantIds: [ID!]!',
-      resolve: { stageId: (c) => c.payload.stageId, groupId: (c) => c.payload.groupId ?? null, participantIds: (c) => c.payload.participantIds ?? [] },
+      resolve: { stageId: (c) => standingsOf(c).stageId, groupId: (c) => standingsOf(c).groupId ?? null, participantIds: (c) => standingsOf(c).participantIds ?? [] },
     },
     resource: {
       field: 'standings',
@@ -117,10 +122,10 @@ export const SUBSCRIPTIONS = {
         path: ['event', 'standingPage', 'data'],
       }),
       variables: [EVENT_VARIABLE, '$__stageId: ID!', '$__groupId: ID'],
-      values: (c) => ({ ...eventOf(c), __stageId: c.payload.stageId, __groupId: c.payload.groupId ?? null }),
+      values: (c) => ({ ...eventOf(c), __stageId: standingsOf(c).stageId, __groupId: standingsOf(c).groupId ?? null }),
     },
     filter: (args) => (c) =>
-      c.eventId === args.eventId && c.type === STANDINGS_UPDATED && (args.stageId == null || c.payload.stageId === args.stageId) && (args.groupId == null || c.payload.groupId === args.groupId),
+      c.eventId === args.eventId && c.type === STANDINGS_UPDATED && (args.stageId == null || standingsOf(c).stageId === args.stageId) && (args.groupId == null || standingsOf(c).groupId === args.groupId),
     access: { child: { field: 'stage', arg: 'stageId' } },
   },
   mapsChanged: {

@@ -1,19 +1,16 @@
 // The applications a user has authorised (GitHub's "Authorized OAuth Apps"): listed and revoked by
 // the user, through a token that acts for that user. An application is authorised while the user's
 // grant to it stands or while it holds a live token acting for the user.
+import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { iso, NOW } from '../../../platform/db/sql-fragments.ts';
 import { forbidden, notFound } from '../../../platform/api/errors.ts';
 import { decodeCursor, pageLimit, pageOf, type Page } from '../../../platform/api/pagination.ts';
 import { revokeUserGrants, storeOf } from './model.ts';
+import type { userAuthorizationView } from '../views.ts';
 
-export interface UserAuthorization {
-  applicationId: string;
-  applicationName: string;
-  scopes: string[];
-  authorizedAt: string;
-  lastUsedAt: string | null;
-}
+/** An authorisation as answered: the view's type (views.ts), declared once. */
+export type UserAuthorization = z.output<typeof userAuthorizationView>;
 
 // Grants and grant-less user tokens (the demo world's) per application: scopes united, first
 // authorised, last token issued.
