@@ -1,8 +1,8 @@
 // The contract of each competition write, in one place: its HTTP binding (method, path, status), the
-// scope it needs, whether it takes If-Match and an Idempotency-Key, and its request body (the zod
-// schema and the name of the GraphQL input type generated from it). The subgraph declares the
-// mutation's arguments from it and enforces it; the REST route, its GraphQL document and the OpenAPI
-// entry are built from it.
+// scope it needs, whether it takes If-Match and an Idempotency-Key, its request body (the zod
+// schema and the name of the GraphQL input type generated from it) and what the mutation does. The
+// subgraph declares the mutation from it (schema/event-writes.ts, with the write's handler) and
+// enforces it; the REST route, its GraphQL document and the OpenAPI entry are built from it.
 import type { z } from 'zod';
 import type { Scope } from '../../platform/domain/scopes.ts';
 import {
