@@ -3,7 +3,7 @@
 // whose rows only SQL can tell (a row that exists only if a reaction was added, a slug chosen under a
 // lock) writes `${CHANGE_LOG_INSERT} SELECT …` with the columns in CHANGE_LOG_INSERT's order and puts
 // NOTIFY_CHANGES after it. Either way the statements go into the writer's own transaction, so a
-// change is in the log exactly when what it describes committed. test/change-log.test.ts fails on a
+// change is in the log exactly when what it describes committed. test/database-rules.test.ts fails on a
 // change-log insert or a change-feed NOTIFY written anywhere else.
 import { randomUUID } from 'node:crypto';
 import type { SqlStatement } from '../db/database.ts';

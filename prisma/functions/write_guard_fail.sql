@@ -1,4 +1,4 @@
--- Fails the statement that reaches it: the failing arm of a write guard (subgraphs/kernel/db/guards.ts).
+-- Fails the statement that reaches it: the failing arm of a write guard (platform/db/guards.ts).
 -- SQLSTATE WG001 is the platform's own (class W is left to applications), the check's name travels as
 -- the error's constraint and the value the check saw as its detail, so no message is parsed. VOLATILE
 -- keeps the planner from running it while it folds constants.

@@ -1,5 +1,5 @@
 // Seven of the nine competition writes of the interface (stages/writes.ts has the other two, matches/live-writes.ts the three overlays follow): what each reads and checks (its plan, through Prisma's model API)
-// and the statements it has runEventWrite apply in the event's transaction (statements.ts).
+// and the statements it has runEventWrite apply in the event's transaction (its statements.ts).
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { newId } from '../../../platform/api/crypto.ts';
 import { notFound, validationFailed } from '../../../platform/api/errors.ts';

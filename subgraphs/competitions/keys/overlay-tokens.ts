@@ -1,7 +1,7 @@
 // Overlay tokens: the credential a broadcaster's browser source may carry in its URL (an
 // organisation API key must never be). Issued by a user who manages the event's broadcast
 // (broadcast:manage), for one event and at most 30 days; the token is answered once and stored as
-// its sha256. It reads that event through v1 and the gateway and nothing else (api-key-reads.ts);
+// its sha256. It reads that event through v1 and the gateway and nothing else (api-key-reads.ts beside it);
 // revoked, it stops at once and the gateway closes its sockets (facade/realtime/server.ts).
 import { randomBytes } from 'node:crypto';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';

@@ -1,6 +1,6 @@
 // The live writes overlays follow: a match report (status, schedule, scores, maps), the event's
 // broadcast configuration, and a playday's live match and overlay score. Each takes the one event
-// write path (event-write.ts) like the interface's writes, so each moves the revision and is in the
+// write path (events/event-write.ts) like the interface's writes, so each moves the revision and is in the
 // change feed that the gateway and webhooks read.
 import type { z } from 'zod';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';

@@ -1,5 +1,5 @@
 // Match chat for applications: messages with their reactions, and the application's own reaction.
-// Rules live in ../chat.ts.
+// Rules live in ../chat/messages.ts.
 import { builder } from '../builder.ts';
 import './enums.ts';
 import { viewFields } from '../../../platform/graphql/zod-graphql.ts';

@@ -1,5 +1,5 @@
 // Mutations of the competitions subgraph: the nine writes of the interface, the three live writes
-// overlays follow and the organiser writes (organiser-writes.ts), with the same rules as
+// overlays follow and the organiser writes (events/organiser-writes.ts), with the same rules as
 // their REST routes (the routes run these mutations). ifMatch carries the If-Match value ("3");
 // idempotencyKey the Idempotency-Key. Each mutation is one contract of WRITES (write-contracts.ts:
 // its arguments and description) and one handler below, declared by the loop at the end.

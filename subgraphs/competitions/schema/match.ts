@@ -27,11 +27,11 @@ function resultOf(match: MatchRow, side: Side): string | null {
   return own > other ? 'win' : own < other ? 'loss' : 'draw';
 }
 
-// Everything below resolves from the match's own row (matches.ts reads teams and maps with it).
+// Everything below resolves from the match's own row (matches/reads.ts reads teams and maps with it).
 const fieldsOf = viewFields(builder);
 const sideOf = <A, B>(o: OpponentView, a: A, b: B) => (o.side === 'a' ? a : b);
 
-// Everything below resolves from the match's own row (matches.ts reads teams and maps with it).
+// Everything below resolves from the match's own row (matches/reads.ts reads teams and maps with it).
 const Opponent = builder.objectRef<OpponentView>('MatchOpponent').implement({
   description: matchOpponentView.description,
   fields: (t) =>

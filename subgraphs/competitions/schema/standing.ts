@@ -1,5 +1,5 @@
 // Standings of an event's stages and groups, as stored by the writes that move them
-// (stage-standings.ts): rank, record, points (adjustments included), scores, tiebreakers, qualified.
+// (stages/standings.ts): rank, record, points (adjustments included), scores, tiebreakers, qualified.
 import type { Standing as StandingRow } from '../../../platform/db/generated/client.ts';
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { builder } from '../builder.ts';

@@ -74,7 +74,7 @@ export async function stageFollowUps(
   // Swiss pairs from every match of the group; the other formats' standings count the completed ones.
   const changing = stage.format === 'swiss' ? undefined : touched.map((m) => m.id);
   // A round robin or league report moves the stored rows by its one match's result, from what was
-  // read with the match (stage-standings.ts); a completed stage's correction recounts, its
+  // read with the match (standings.ts); a completed stage's correction recounts, its
   // qualification may move; without those inputs (the stage changed between the two reads) the
   // report counts from the matches.
   const incremental = prefetched != null && reported !== undefined && stage.status === 'running' && touched.length === 1 && !touched[0].opponents && addsUp(stage.format, settings);

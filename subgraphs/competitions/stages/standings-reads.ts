@@ -1,5 +1,5 @@
 // A stage's standings as viewers and overlays read them: stored by the writes that move them
-// (stage-standings.ts), so a page is one indexed read, conditional on the event revision.
+// (standings.ts), so a page is one indexed read, conditional on the event revision.
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { notFound, validationFailed } from '../../../platform/api/errors.ts';
 import { decodeCursor, pageLimit, pageOf } from '../../../platform/api/pagination.ts';

@@ -1,7 +1,7 @@
 // Stage settings, seeding and start: the tournament engine (tournament/) wired into the event write.
 // PUT …/seeding stores a manual order; POST …/start freezes the seeding, generates the rounds and
 // matches and stores them with the stage's status `running`, all in the event's one transaction
-// (event-write.ts), so the event revision moves once. docs/tournaments.md describes the rules.
+// (events/event-write.ts), so the event revision moves once. docs/tournaments.md describes the rules.
 import type { SubgraphContext } from '../../../platform/domain/context.ts';
 import { newId } from '../../../platform/api/crypto.ts';
 import type { Db, SqlStatement } from '../../../platform/db/database.ts';
@@ -126,7 +126,7 @@ async function freezeSeeding(ctx: SubgraphContext, stage: StageRow, eventId: str
   if (method === 'previous_stage') {
     // The previous stage's qualifiers, dealt over this stage's groups in a snake. Their order as it
     // stood (qualifierIds, withdrawn ones included) is kept with the seeding: corrections of the
-    // previous stage are checked against it (stage-chain.ts); reads do not show it.
+    // previous stage are checked against it (chain.ts); reads do not show it.
     const { qualifierIds, participantIds } = await previousStageOrder(ctx, eventId, stage.id);
     const groups = grouped ? dealtOver(groupIds, participantIds) : null;
     return { method, randomSeed: null, participantIds, groups, qualifierIds } as StageSeeding;

@@ -140,12 +140,12 @@ export const STORED_STANDINGS_SQL = `
 
 /**
  * What the report of match $1 of event $2 moves its standings by, read beside the plan's read of the
- * match (stage-progress.ts, prefetchReportInputs) and so before the match is known to be the event's:
+ * match (progress.ts, prefetchReportInputs) and so before the match is known to be the event's:
  * nothing of another event is read. When it is a generated duel of a running round robin or league:
  * the stage's stored standings, openStageMatches beside it, and the completed matches its
  * participants played in the stage; no row otherwise. Rows come as JSON arrays of values, the
  * tiebreakers as text: PostgreSQL writes those several times faster than objects and nested jsonb,
- * and this read is most of what a report adds to a plain one (stage-progress.ts).
+ * and this read is most of what a report adds to a plain one (progress.ts).
  */
 export const REPORT_INPUTS_SQL = `
   WITH r AS (

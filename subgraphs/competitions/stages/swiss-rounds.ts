@@ -1,5 +1,5 @@
 // A swiss stage's later rounds, paired in the report that completes the round before (in its
-// transaction): from the group's standings as the report leaves them (stage-standings.ts, the stage's
+// transaction): from the group's standings as the report leaves them (standings.ts, the stage's
 // tiebreakers) and every pair and bye so far, by the engine's swissNextRound, stored like the rounds
 // generated at start.
 import type { SqlStatement } from '../../../platform/db/database.ts';
