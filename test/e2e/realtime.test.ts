@@ -495,7 +495,9 @@ describe('abuse', () => {
   });
 
   it('closes a subscriber that stops reading with 4008 once its backlog passes the limit; it resumes from its cursor', async () => {
-    const bounded = await instanceWith({ GATEWAY_MAX_QUEUED: '5' });
+    // No ping while it stalls: a paused reader answers no ping either, and on a busy machine the
+    // writes outlast two ping intervals, when the socket would be dropped (1006) instead of closed.
+    const bounded = await instanceWith({ GATEWAY_MAX_QUEUED: '5', GATEWAY_PING_MS: '3600000' });
     try {
       // Large messages within the operation limits (two pages of a hundred matches with their maps,
       // about 60 KB) fill the kernel's and the socket's buffers after a hundred changes or so; from
