@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoServerLeft, isAlive, runScript, startServerProcess } from './support/processes.ts';
+import { overLatencyBudget, slowAnswers, watchHealth } from './support/health-budget.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { subgraphPath } from '../subgraphs/compose.ts';
 import { GRAPHQL_LIMITS } from '../facade/graphql/limits.ts';
@@ -120,17 +121,8 @@ describe('npm run start:subgraph', () => {
       // A flood of distinct guesses, with and without tokens, GET and POST, bodies up to 16 KiB, under
       // the production heap flags of npm run start:subgraph: every one is 403, /healthz answers within
       // a second throughout, and the process lives on and answers the gateway's secret after it.
-      const health = running.base.replace(/\/graphql$/, '/healthz');
-      let slowestHealth = 0;
-      let flooding = true;
-      const probe = (async () => {
-        while (flooding) {
-          const at = performance.now();
-          expect((await fetch(health)).status).toBe(200);
-          slowestHealth = Math.max(slowestHealth, performance.now() - at);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
+      // Within a second of the server's own time (support/health-budget.ts): a machine busy with other work does not fail it.
+      const watching = await watchHealth(running.base.replace(/\/graphql$/, ''), running.pid);
       const statuses = new Map<number, number>();
       let next = 0;
       const guess = async () => {
@@ -147,10 +139,10 @@ describe('npm run start:subgraph', () => {
         }
       };
       await Promise.all(Array.from({ length: 32 }, guess));
-      flooding = false;
-      await probe;
+      const { samples, healthFailures } = await watching.stop();
       expect(Object.fromEntries(statuses)).toEqual({ 403: 3_000 });
-      expect(slowestHealth).toBeLessThan(1_000);
+      expect(healthFailures).toEqual([]);
+      expect(overLatencyBudget(samples, 1_000), JSON.stringify(slowAnswers(samples))).toEqual([]);
       expect(isAlive(running.pid)).toBe(true);
       expect((await (await post(entities)).json()).data._entities).toHaveLength(2);
     } finally {
