@@ -1,8 +1,8 @@
 // Setup file of the `unit` and `ci-once` projects (test/vitest.config.ts): the files declared
-// independent of the run's database, which run once, not on each database. Whatever hands out the run's database
-// (the seeded test database, a test server over it, a scratch database or environment on the server
-// DATABASE_URL names, or the question whether there is one) throws here, so a file that needs it and
-// sits in that list fails instead of silently testing one database of the two.
+// independent of the run's database, which run once, not on each database. Whatever hands out the
+// run's database (the seeded test database, a test server over it, a scratch environment on the
+// server DATABASE_URL names, or the question whether there is one) throws here, so a file that needs
+// it and sits in those lists fails instead of silently testing one database of the two.
 import { vi } from 'vitest';
 
 export const NO_DATABASE =
@@ -13,8 +13,9 @@ function refuse(): never {
 }
 
 vi.mock('./database.ts', () => ({ createTestDatabase: async () => refuse() }));
-vi.mock('./scratch-database.ts', () => ({
-  createScratchDatabase: async () => refuse(),
+// createScratchDatabase stays: it is given a server of the file's own (own-postgres.ts), not the run's.
+vi.mock('./scratch-database.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./scratch-database.ts')>()),
   postgresServerUrl: refuse,
   scratchEnvironment: async () => refuse(),
 }));
