@@ -16,6 +16,7 @@ import { routeTable } from '../../facade/routes/index.ts';
 import { SUBGRAPH_NAMES } from '../../subgraphs/index.ts';
 import { SUBGRAPH_TIMEOUT_MS } from '../../facade/graphql/gateway.ts';
 import { assertNoServerLeft, isAlive, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { overLatencyBudget, slowAnswers, watchHealth } from '../support/health-budget.ts';
 import { postgresServerUrl } from '../support/scratch-database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { routeSamples, sampleStateOf } from '../support/route-samples.ts';
@@ -316,17 +317,8 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
   }, 60_000);
 
   it('lives through floods of documents with and without credentials under its production heap flags, /healthz within a second', async () => {
-    const health = router.base.replace(/\/graphql$/, '/healthz');
-    let slowest = 0;
-    let flooding = true;
-    const probe = (async () => {
-      while (flooding) {
-        const at = performance.now();
-        expect((await fetch(health)).status).toBe(200);
-        slowest = Math.max(slowest, performance.now() - at);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
+    // Within a second of the router's own time (support/health-budget.ts): a machine busy with other work does not fail it.
+    const watching = await watchHealth(router.base.replace(/\/graphql$/, ''), router.pid);
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const list = operation('listOrganisationEvents');
@@ -355,10 +347,10 @@ describe.skipIf(!onPostgres)('a federation router over the subgraph services', (
       await response.arrayBuffer();
       count(response.status);
     }
-    flooding = false;
-    await probe;
+    const { samples, healthFailures } = await watching.stop();
     expect([...statuses.keys()].every((status) => [200, 400, 404].includes(status)), JSON.stringify(Object.fromEntries(statuses))).toBe(true);
-    expect(slowest).toBeLessThan(1_000);
+    expect(healthFailures).toEqual([]);
+    expect(overLatencyBudget(samples, 1_000), JSON.stringify(slowAnswers(samples))).toEqual([]);
     expect(isAlive(router.pid)).toBe(true);
     const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${router.pid}/status`, 'utf8'))![1]) / 1024;
     expect(rss).toBeLessThan(300);
