@@ -492,7 +492,11 @@ describe('abuse', () => {
           payload: { query: `subscription { eventChanged(eventId: "evt_live") { cursor revision event { a: matchPage(limit: 100) { ...M } b: matchPage(limit: 100, cursor: null) { ...M } } } } ${fragment}` },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Started once it delivers a change (on a busy machine its start may take longer than any
+      // fixed wait, and the writes would then all queue behind it): one write, its message, then none.
+      expect((await write('PATCH', '/api/v2/events/evt_live/matches/mtc_live_b_120', { scoreB: 999 })).status).toBe(200);
+      await until(() => taken.length === 1, 'the subscription to start');
+      taken.length = 0;
       // The overlay stalls: it reads nothing while the changes are written.
       ws.pause();
       const before = await revisionOf('evt_live');
