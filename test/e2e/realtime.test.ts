@@ -190,8 +190,12 @@ describe('standings', () => {
     const selection = 'cursor type stageId groupId participantIds standings { participantId rank points played }';
     const token = connect('/graphql', { authorization: 'Bearer demo-token-app' });
     const key = connect('/api/v1/gateway', { apiKey: KEY });
-    const groupA = collect(token.client, `subscription ($e: ID!, $s: ID!, $g: ID) { standingsChanged(eventId: $e, stageId: $s, groupId: $g) { ${selection} } }`, { e: eventId, s: stageId, g: a.groupId });
-    const whole = collect(key.client, `subscription ($e: ID!) { standingsChanged(eventId: $e) { ${selection} } }`, { e: eventId });
+    // After the feed's head as the start left it: without `after` a subscription starts where this
+    // server's follower is, which on a busy machine can still be before the start's own standings.
+    const { headPosition, encodeCursor } = await import('../../platform/domain/change-feed.ts');
+    const afterStart = encodeCursor(await headPosition(server.db.sql));
+    const groupA = collect(token.client, `subscription ($e: ID!, $s: ID!, $g: ID, $after: String) { standingsChanged(eventId: $e, stageId: $s, groupId: $g, after: $after) { ${selection} } }`, { e: eventId, s: stageId, g: a.groupId, after: afterStart });
+    const whole = collect(key.client, `subscription ($e: ID!, $after: String) { standingsChanged(eventId: $e, after: $after) { ${selection} } }`, { e: eventId, after: afterStart });
     const unknownStage = collect(key.client, 'subscription ($e: ID!) { standingsChanged(eventId: $e, stageId: "stg_nope") { cursor } }', { e: eventId });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const inA = matches.filter((m) => m.groupId === a.groupId);
