@@ -76,7 +76,8 @@ describe('replaying the feed', () => {
     expect(budget.bytes).toBe(60 * 12 * 1024);
     for (const stream of streams) stream.finish();
     expect(budget.bytes).toBe(0);
-  });
+    // 60 streams read in turn two pages at a time: on a busy machine (three files at once) over a minute.
+  }, 180_000);
 
   it('a page the budget cannot take ends the subscription as too slow and gives its reservation back', async () => {
     const hub = new ChangeHub(db);
